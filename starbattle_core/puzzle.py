@@ -1,0 +1,277 @@
+"""The puzzle model: a board cut into regions, and the masks every other module works with.
+
+Vocabulary (used everywhere in this project, and nothing else is called these):
+
+- cell: a square of the board, numbered ``r * size + c`` (row-major, 0-based).
+- Cells: a set of cells, stored as the bits of a Python int (bit ``i`` is cell ``i``).
+- unit: a row, a column or a region; each must hold exactly ``stars`` stars.
+- neighbours of a cell: the up to eight cells that touch it, diagonals included; no two stars touch.
+- layout: a full placement of stars that satisfies rows, columns and touching, regions ignored.
+- solution: a layout that also puts ``stars`` stars in every region (and honours the givens).
+
+Queens is Star Battle with one star per unit; the game name only changes how boards are described.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator, Sequence
+
+Cells = int
+
+GAMES = ("starbattle", "queens")
+MAX_SIZE = 30
+# Region symbols in the order the text formats use them: A-Z, then a-z, then digits.
+REGION_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+class InputError(ValueError):
+    """Bad input of any kind (a puzzle, a config file, a date range). The message is one line that names the
+    problem and where it is; the CLI prints it and exits with status 2."""
+
+
+class PuzzleError(InputError):
+    """A puzzle that cannot be read or is not a valid board."""
+
+
+def iter_cells(mask: Cells) -> Iterator[int]:
+    """The cells of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cell_name(cell: int, size: int) -> str:
+    """Human name of a cell, 1-based as puzzle players write it: R3C5."""
+    return f"R{cell // size + 1}C{cell % size + 1}"
+
+
+def region_name(region: int) -> str:
+    return REGION_SYMBOLS[region] if region < len(REGION_SYMBOLS) else f"#{region}"
+
+
+def cells_to_coords(mask: Cells, size: int) -> list[tuple[int, int]]:
+    return [divmod(cell, size) for cell in iter_cells(mask)]
+
+
+def coords_to_cells(coords: Sequence[Sequence[int]], size: int, what: str = "cell") -> Cells:
+    """Cells from [row, col] pairs; a pair off the board is a PuzzleError naming it."""
+    mask = 0
+    for pair in coords:
+        r, c = pair
+        if not (0 <= r < size and 0 <= c < size):
+            raise PuzzleError(f"{what} [{r}, {c}] is off the {size}x{size} board")
+        mask |= 1 << (r * size + c)
+    return mask
+
+
+def layouts_exist(size: int, stars: int) -> bool:
+    """Whether any layout exists for (size, stars): `stars` stars in every row and column, none touching.
+
+    Necessary: two neighbouring rows hold at most one star per 2x2 block, so 2 * stars <= ceil(size / 2);
+    when size is odd and that bound is met exactly, every such pair of rows must use the even columns only,
+    which starves the odd columns. Together: 4 * stars <= size (or the 1x1 board). Sufficient on every board
+    the tests count exactly (tests/test_layouts.py compares this with the layout counter up to 14x14).
+    """
+    if size == 1:
+        return stars == 1
+    return 1 <= stars and 4 * stars <= size
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """An immutable Star Battle or Queens board.
+
+    ``regions`` holds the region index (0..size-1) of every cell in row-major order. Construction validates
+    the board and raises PuzzleError with a one-line reason. Masks are computed once, on first use.
+    """
+
+    size: int
+    stars: int
+    regions: tuple[int, ...]
+    game: str = "starbattle"
+    given_stars: Cells = 0
+    given_empty: Cells = 0
+    id: str | None = field(default=None, compare=False)
+    # The published answer, when the input carried one: checked by tests and `verify`, never used to solve.
+    solution: Cells | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        if self.game not in GAMES:
+            raise PuzzleError(f"unknown game {self.game!r}: expected one of {', '.join(GAMES)}")
+        if not isinstance(n, int) or not 1 <= n <= MAX_SIZE:
+            raise PuzzleError(f"size {n!r} out of range 1..{MAX_SIZE}")
+        if len(self.regions) != n * n:
+            raise PuzzleError(f"regions has {len(self.regions)} cells, a {n}x{n} board needs {n * n}")
+        for cell, region in enumerate(self.regions):
+            if not isinstance(region, int) or not 0 <= region < n:
+                raise PuzzleError(f"{cell_name(cell, n)}: region index {region!r} out of range 0..{n - 1}")
+        present = set(self.regions)
+        if len(present) != n:
+            raise PuzzleError(f"{len(present)} regions on a {n}x{n} board: it needs exactly {n}")
+        for region in range(n):
+            if not is_connected(self.region_masks[region], n):
+                raise PuzzleError(f"region {region_name(region)} is not connected")
+        if not isinstance(self.stars, int) or self.stars < 1:
+            raise PuzzleError(f"stars {self.stars!r} out of range: at least 1 per unit")
+        if self.game == "queens" and self.stars != 1:
+            raise PuzzleError(f"queens has one queen per unit, not {self.stars}")
+        if not layouts_exist(n, self.stars):
+            raise PuzzleError(f"no valid layout exists for a {n}x{n} board with {self.stars} stars per unit")
+        self._check_givens()
+        if self.solution is not None and self.solution & ~self.all_cells:
+            raise PuzzleError("solution has cells off the board")
+
+    def _check_givens(self) -> None:
+        n = self.size
+        for name, mask in (("given star", self.given_stars), ("given empty cell", self.given_empty)):
+            if mask & ~self.all_cells:
+                raise PuzzleError(f"a {name} is off the {n}x{n} board")
+        clash = self.given_stars & self.given_empty
+        if clash:
+            cell = next(iter_cells(clash))
+            raise PuzzleError(f"{cell_name(cell, n)} is given both as a star and as empty")
+        for cell in iter_cells(self.given_stars):
+            touching = self.neighbours[cell] & self.given_stars
+            if touching:
+                other = next(iter_cells(touching))
+                raise PuzzleError(f"given stars {cell_name(cell, n)} and {cell_name(other, n)} touch")
+        for kind, index, mask in self.units:
+            if (mask & self.given_stars).bit_count() > self.stars:
+                raise PuzzleError(f"{kind} {self.unit_label(kind, index)} has more than {self.stars} given stars")
+
+    # --- masks, computed once per puzzle -------------------------------------------------------------
+
+    @cached_property
+    def all_cells(self) -> Cells:
+        return (1 << (self.size * self.size)) - 1
+
+    @cached_property
+    def row_masks(self) -> tuple[Cells, ...]:
+        n = self.size
+        return tuple(((1 << n) - 1) << (r * n) for r in range(n))
+
+    @cached_property
+    def col_masks(self) -> tuple[Cells, ...]:
+        n = self.size
+        first = sum(1 << (r * n) for r in range(n))
+        return tuple(first << c for c in range(n))
+
+    @cached_property
+    def region_masks(self) -> tuple[Cells, ...]:
+        masks = [0] * self.size
+        for cell, region in enumerate(self.regions):
+            masks[region] |= 1 << cell
+        return tuple(masks)
+
+    @cached_property
+    def units(self) -> tuple[tuple[str, int, Cells], ...]:
+        """Every unit as (kind, index, mask): rows, then columns, then regions."""
+        return (
+            tuple(("row", i, m) for i, m in enumerate(self.row_masks))
+            + tuple(("column", i, m) for i, m in enumerate(self.col_masks))
+            + tuple(("region", i, m) for i, m in enumerate(self.region_masks))
+        )
+
+    @cached_property
+    def neighbours(self) -> tuple[Cells, ...]:
+        """For each cell, the cells that touch it (king moves), itself excluded."""
+        n = self.size
+        result = []
+        for r in range(n):
+            for c in range(n):
+                mask = 0
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        rr, cc = r + dr, c + dc
+                        if (dr or dc) and 0 <= rr < n and 0 <= cc < n:
+                            mask |= 1 << (rr * n + cc)
+                result.append(mask)
+        return tuple(result)
+
+    def unit_label(self, kind: str, index: int) -> str:
+        """How a player names a unit: row 3, column 5, region C."""
+        return region_name(index) if kind == "region" else str(index + 1)
+
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.size)
+
+    # --- conversions ------------------------------------------------------------------------------
+
+    @classmethod
+    def from_grid(
+        cls,
+        grid: Sequence[Sequence[int]],
+        stars: int,
+        game: str = "starbattle",
+        *,
+        given_stars: Cells = 0,
+        given_empty: Cells = 0,
+        id: str | None = None,
+        solution: Cells | None = None,
+    ) -> "Puzzle":
+        """A puzzle from rows of region indices; a ragged or non-square grid is a PuzzleError."""
+        n = len(grid)
+        flat: list[int] = []
+        for r, row in enumerate(grid):
+            if len(row) != n:
+                raise PuzzleError(f"row {r + 1} has {len(row)} cells, expected {n} (the grid must be square)")
+            flat.extend(row)
+        return cls(n, stars, tuple(flat), game, given_stars, given_empty, id, solution)
+
+    def region_grid(self) -> list[list[int]]:
+        n = self.size
+        return [list(self.regions[r * n : (r + 1) * n]) for r in range(n)]
+
+    def region_rows(self) -> list[str]:
+        """Rows of region symbols, A for region 0 and so on."""
+        return ["".join(region_name(x) for x in row) for row in self.region_grid()]
+
+    def with_regions(self, regions: Sequence[int]) -> "Puzzle":
+        """The same puzzle with another region map (used by repair and tuning)."""
+        return Puzzle(self.size, self.stars, tuple(regions), self.game, self.given_stars, self.given_empty, self.id)
+
+
+def is_connected(mask: Cells, size: int) -> bool:
+    """Whether the cells of mask form one 4-connected piece (an empty mask is not)."""
+    if not mask:
+        return False
+    left_edge = sum(1 << (r * size) for r in range(size))
+    not_left = ~left_edge
+    not_right = ~(left_edge << (size - 1))
+    seen = mask & -mask
+    while True:
+        grown = seen | (seen << size) | (seen >> size) | ((seen & not_right) << 1) | ((seen & not_left) >> 1)
+        grown &= mask
+        if grown == seen:
+            return seen == mask
+        seen = grown
+
+
+def solution_problems(puzzle: Puzzle, stars: Cells) -> list[str]:
+    """Why a set of star cells is not a solution of the puzzle; empty when it is one.
+
+    Independent of every solver, so tests can assert it on whatever a solver returns.
+    """
+    problems = []
+    if stars & ~puzzle.all_cells:
+        problems.append("stars off the board")
+    for kind, index, mask in puzzle.units:
+        count = (stars & mask).bit_count()
+        if count != puzzle.stars:
+            problems.append(f"{kind} {puzzle.unit_label(kind, index)} has {count} stars, not {puzzle.stars}")
+    for cell in iter_cells(stars):
+        if puzzle.neighbours[cell] & stars:
+            problems.append(f"star {puzzle.cell_name(cell)} touches another star")
+    if puzzle.given_stars & ~stars:
+        problems.append("a given star is missing")
+    if puzzle.given_empty & stars:
+        problems.append("a star stands on a cell given as empty")
+    return problems
+
+
+def is_solution(puzzle: Puzzle, stars: Cells) -> bool:
+    return not solution_problems(puzzle, stars)
