@@ -7,8 +7,11 @@ user never sees a traceback for a mistake of theirs.
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import typer
+# Typer ships its own copy of click; its usage errors are these classes, not the ones of the click package.
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from starbattle_core.puzzle import InputError
 
@@ -26,7 +29,23 @@ from . import commands_engine  # noqa: E402,F401
 
 def main() -> None:
     try:
-        app()
+        # standalone_mode=False lets usage mistakes (a missing argument, `--size abc`) reach us as exceptions,
+        # so they get the same one-line answer as bad puzzles instead of click's multi-line panel.
+        result = app(standalone_mode=False)
     except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        raise SystemExit(2) from None
+        _fail(str(error))
+    except NoArgsIsHelpError as error:
+        print(error.ctx.get_help() if error.ctx is not None else "")
+        raise SystemExit(0) from None
+    except UsageError as error:
+        where = f"{error.ctx.command_path}: " if error.ctx is not None else ""
+        _fail(f"{where}{error.format_message()}")
+    except typer.Abort:
+        _fail("aborted")
+    # Commands signal their own status (verify's 1 for "not unique") by returning or raising SystemExit.
+    raise SystemExit(result if isinstance(result, int) else 0)
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    raise SystemExit(2)

@@ -1,62 +1,284 @@
 """Reading and writing puzzles.
 
-Formats: the JSON object of the shared data (and of the Meowdoku solver), a plain text picture of the regions,
-puzz.link URLs, and JSON Lines of any of these. Every reader raises PuzzleError with a one-line message that
-says where the problem is.
+Formats:
+
+- the JSON object of the shared data: ``size``, ``stars``, ``regions`` (rows of symbols, or lists of ints),
+  ``solution`` as ``[[r, c], ...]``, ``game``, ``id``; optional givens ``given_stars`` / ``given_empty``;
+- the Meowdoku solver's JSON: ``regions`` or ``regionMap`` (number[][], rows of digit strings or a flat
+  array), ``cats`` / ``givenCats`` and ``crosses`` / ``givenCrosses`` as ``[r, c]`` or ``{"r", "c"}``, ``size``
+  optional, ``solution`` as the column of each row;
+- a plain text picture (see ``text_picture.py``) and puzz.link URLs (see ``puzzlink.py``);
+- a file of many puzzles: JSON Lines, one JSON array, URLs one a line, or text pictures separated by blank lines.
+
+Whatever symbols or ints the input uses, regions are numbered 0..N-1 in reading order of their first cell (the
+shared data's letters already are), so equal boards read from different formats are equal Puzzles.
+
+Every reader raises PuzzleError with a one-line message that says where the problem is (the line of the file,
+the row and column of the grid, the region's own symbol).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+import math
+import os
+import sys
+from typing import Any, Iterator, Sequence
 
-from .puzzle import Cells, Puzzle, PuzzleError, cells_to_coords, coords_to_cells
+from .puzzle import Cells, InputError, Puzzle, PuzzleError, cells_to_coords, solution_problems
+from .puzzlink import puzzle_from_puzzlink, puzzle_to_puzzlink
+from .region_map import puzzle_from_symbols
+from .text_picture import puzzle_from_text, puzzle_to_text, puzzles_from_text
+
+__all__ = [
+    "puzzle_from_json",
+    "puzzle_to_json",
+    "puzzle_from_text",
+    "puzzle_to_text",
+    "puzzle_from_puzzlink",
+    "puzzle_to_puzzlink",
+    "parse_puzzles",
+    "read_puzzles",
+    "read_jsonl",
+]
+
+REGION_KEYS = ("regions", "regionMap")
+STAR_GIVEN_KEYS = ("given_stars", "cats", "givenCats")
+EMPTY_GIVEN_KEYS = ("given_empty", "crosses", "givenCrosses")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole_number(value: Any, what: str) -> int:
+    if not _is_int(value):
+        raise PuzzleError(f"{what} {_show(value)} is not a whole number")
+    return value
+
+
+def _show(value: Any) -> str:
+    """A JSON value, shortened for a one-line message."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _one_of(obj: dict[str, Any], keys: Sequence[str]) -> tuple[str | None, Any]:
+    present = [key for key in keys if key in obj]
+    if len(present) > 1:
+        raise PuzzleError(f"both {present[0]!r} and {present[1]!r} are given: use one")
+    return (present[0], obj[present[0]]) if present else (None, None)
+
+
+def _region_grid(value: Any, key: str, size: int | None) -> list[list[Any]]:
+    """Rows of region symbols from rows of strings, rows of lists, or a flat list of ints."""
+    if not isinstance(value, list) or not value:
+        raise PuzzleError(f"'{key}' must be a non-empty list of rows")
+    if all(_is_int(x) for x in value):
+        # The Meowdoku flat form: size * size ints in reading order.
+        n = size if size is not None else math.isqrt(len(value))
+        if n * n != len(value):
+            needs = "not a square number" if size is None else f"a {size}x{size} board needs {size * size}"
+            raise PuzzleError(f"flat '{key}' has {len(value)} cells, {needs}")
+        return [value[r * n : (r + 1) * n] for r in range(n)]
+    grid = []
+    for r, row in enumerate(value):
+        if isinstance(row, str):
+            grid.append(list(row))
+        elif isinstance(row, list):
+            for c, symbol in enumerate(row):
+                if isinstance(symbol, bool) or not isinstance(symbol, (int, str)):
+                    raise PuzzleError(f"'{key}' row {r + 1}, column {c + 1}: unknown symbol {_show(symbol)}")
+            grid.append(list(row))
+        else:
+            raise PuzzleError(f"'{key}' row {r + 1} is {_show(row)}, neither a string nor a list")
+    return grid
+
+
+def _coords(value: Any, key: str, size: int) -> list[tuple[int, int]]:
+    """Cells given as [r, c] pairs or {"r": r, "c": c} objects; one off the board is an error naming it."""
+    if not isinstance(value, list):
+        raise PuzzleError(f"'{key}' must be a list of [row, col] cells")
+    coords = []
+    for i, item in enumerate(value):
+        if isinstance(item, dict) and set(item) == {"r", "c"}:
+            pair = [item["r"], item["c"]]
+        elif isinstance(item, list) and len(item) == 2:
+            pair = item
+        else:
+            raise PuzzleError(f"'{key}' item {i + 1} is {_show(item)}, not [row, col] or {{\"r\", \"c\"}}")
+        r, c = (_whole_number(x, f"'{key}' item {i + 1}: coordinate") for x in pair)
+        if not (0 <= r < size and 0 <= c < size):
+            raise PuzzleError(f"'{key}' item {i + 1}: [{r}, {c}] is off the {size}x{size} board")
+        coords.append((r, c))
+    return coords
+
+
+def _mask(coords: list[tuple[int, int]], size: int) -> Cells:
+    mask = 0
+    for r, c in coords:
+        mask |= 1 << (r * size + c)
+    return mask
+
+
+def _given(obj: dict[str, Any], keys: Sequence[str], size: int) -> Cells:
+    key, value = _one_of(obj, keys)
+    return 0 if key is None else _mask(_coords(value, key, size), size)
+
+
+def _solution(value: Any, size: int, stars: int) -> Cells:
+    """The published answer, in whichever form the input uses: [[r, c], ...] (or {r, c} objects), the column of
+    each row (one star: [4, 8, 1, ...]) or the columns of each row (K stars: [[1, 5], [3, 8], ...]).
+
+    The forms cannot be confused: cell pairs number size * stars, column lists number size, and with one star
+    the column form holds plain ints."""
+    if isinstance(value, list) and len(value) == size:
+        if stars == 1 and all(_is_int(x) for x in value):
+            return _mask(_coords([[r, c] for r, c in enumerate(value)], "solution", size), size)
+        if stars > 1 and all(isinstance(x, list) and len(x) == stars and all(_is_int(c) for c in x) for x in value):
+            return _mask(_coords([[r, c] for r, row in enumerate(value) for c in row], "solution", size), size)
+    return _mask(_coords(value, "solution", size), size)
 
 
 def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
-    """A puzzle from a decoded JSON object (`size`, `stars`, `regions` as rows of symbols or lists of ints,
-    optional `solution` as [[r, c], ...], `game`, `id`)."""
-    prefix = f"{where}: " if where else ""
+    """A puzzle from a decoded JSON object in the shared-data or the Meowdoku form (see the module docstring).
+
+    ``where`` (for example ``"line 3"``) starts every error message.
+    """
     try:
         if not isinstance(obj, dict):
-            raise PuzzleError("expected a JSON object")
-        rows = obj.get("regions")
-        if not isinstance(rows, list) or not rows:
-            raise PuzzleError("missing 'regions'")
+            raise PuzzleError(f"expected a JSON object with 'regions', got {_show(obj)}")
+        size_value = obj.get("size")
+        size = None if size_value is None else _whole_number(size_value, "size")
+        key, value = _one_of(obj, REGION_KEYS)
+        if key is None:
+            raise PuzzleError("missing 'regions' (or 'regionMap')")
+        grid = _region_grid(value, key, size)
+        n = len(grid)
+        if size is not None and size != n:
+            raise PuzzleError(f"size {size} disagrees with '{key}', which has {n} rows")
+        stars = _whole_number(obj.get("stars", 1), "stars")
         game = obj.get("game", "starbattle")
-        stars = obj.get("stars", 1)
-        symbols: dict[Any, int] = {}
-        grid = []
-        for r, row in enumerate(rows):
-            cells = list(row) if isinstance(row, (str, list)) else None
-            if cells is None:
-                raise PuzzleError(f"regions row {r + 1} is neither a string nor a list")
-            grid.append([symbols.setdefault(x, len(symbols)) for x in cells])
-        size = len(grid)
-        solution = obj.get("solution")
-        puzzle = Puzzle.from_grid(
+        if not isinstance(game, str):
+            raise PuzzleError(f"game {_show(game)} is not a name")
+        ident = obj.get("id", obj.get("name"))
+        given_stars, given_empty = (_given(obj, keys, n) for keys in (STAR_GIVEN_KEYS, EMPTY_GIVEN_KEYS))
+        solution = None if obj.get("solution") is None else _solution(obj["solution"], n, stars)
+        puzzle = puzzle_from_symbols(
             grid,
             stars,
             game,
-            id=None if obj.get("id") is None else str(obj["id"]),
-            solution=None if solution is None else coords_to_cells(solution, size, "solution cell"),
+            locate=lambda r, c: f"'{key}' row {r + 1}, column {c + 1}",
+            id=None if ident is None else str(ident),
+            given_stars=given_stars,
+            given_empty=given_empty,
+            solution=solution,
         )
+        if solution is not None:
+            problems = solution_problems(puzzle, solution)
+            if problems:
+                raise PuzzleError(f"the solution does not fit: {problems[0]}")
         return puzzle
     except PuzzleError as error:
-        raise PuzzleError(f"{prefix}{error}") from None
+        raise PuzzleError(f"{where}: {error}" if where else str(error)) from None
 
 
 def puzzle_to_json(puzzle: Puzzle, solution: Cells | None = None) -> dict[str, Any]:
-    """The shared data's JSON object for a puzzle, with `solution` when one is given or known."""
+    """The shared data's JSON object for a puzzle, with `solution` when one is given or known, and the givens
+    (`given_stars`, `given_empty` as [[r, c], ...]) when the puzzle has any."""
     obj: dict[str, Any] = {"game": puzzle.game, "size": puzzle.size, "stars": puzzle.stars}
     if puzzle.id is not None:
         obj = {"id": puzzle.id, **obj}
     obj["regions"] = puzzle.region_rows()
+    if puzzle.given_stars:
+        obj["given_stars"] = [list(rc) for rc in cells_to_coords(puzzle.given_stars, puzzle.size)]
+    if puzzle.given_empty:
+        obj["given_empty"] = [list(rc) for rc in cells_to_coords(puzzle.given_empty, puzzle.size)]
     if solution is None:
         solution = puzzle.solution
     if solution is not None:
         obj["solution"] = [list(rc) for rc in cells_to_coords(solution, puzzle.size)]
     return obj
+
+
+def _json_value(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"{where}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+    except (ValueError, RecursionError) as error:  # e.g. a number too long to convert, or absurd nesting
+        raise PuzzleError(f"{where}: not usable JSON ({type(error).__name__})") from None
+
+
+def _is_url(line: str) -> bool:
+    """A line that can only be meant as a URL: no spaces, and a scheme or a query mark (a picture has neither)."""
+    return not any(ch.isspace() for ch in line) and ("://" in line or "?" in line)
+
+
+def parse_puzzles(content: str | bytes, name: str = "input", *, stars: int | None = None) -> Iterator[Puzzle]:
+    """Every puzzle in the text of a file, whatever its format: JSON Lines, one JSON object, one JSON array of
+    objects, puzz.link URLs one a line, or text pictures separated by blank lines (``stars`` is the star count
+    for pictures that do not state their own). Errors start with ``name`` and the line."""
+    if isinstance(content, bytes):
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise PuzzleError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
+    # Lines end at \n (or \r\n, \r) only: JSON strings may hold other Unicode line separators.
+    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    filled = [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
+    if not filled:
+        raise PuzzleError(f"{name}: no puzzle in it (the input is empty)")
+    first = filled[0][1]
+    if first.startswith(("{", "[")):
+        yield from _parse_json_text(content, filled, name)
+    elif all(_is_url(line) for _, line in filled if not line.startswith("#")):
+        for number, line in filled:
+            if not line.startswith("#"):
+                try:
+                    yield puzzle_from_puzzlink(line)
+                except PuzzleError as error:
+                    raise PuzzleError(f"{name} line {number}: {error}") from None
+    else:
+        yield from puzzles_from_text(content, name, stars=stars)
+
+
+def _parse_json_text(content: str, filled: list[tuple[int, str]], name: str) -> Iterator[Puzzle]:
+    whole_ok = True
+    try:
+        whole = json.loads(content)
+    except (ValueError, RecursionError):
+        whole_ok = False
+    if whole_ok and isinstance(whole, list):
+        for i, obj in enumerate(whole):
+            yield puzzle_from_json(obj, where=f"{name} puzzle {i + 1} of the array")
+        if not whole:
+            raise PuzzleError(f"{name}: the JSON array holds no puzzle")
+        return
+    if whole_ok and len(filled) > 1:
+        # One object spread over several lines (a pretty-printed file).
+        yield puzzle_from_json(whole, where=name)
+        return
+    for number, line in filled:
+        where = f"{name} line {number}"
+        yield puzzle_from_json(_json_value(line, where), where=where)
+
+
+def read_puzzles(source: str | os.PathLike[str], *, stars: int | None = None) -> Iterator[Puzzle]:
+    """Every puzzle of a file (a path, or ``"-"`` for standard input), format detected as in parse_puzzles."""
+    content: str | bytes
+    if source == "-":
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test may swap in a text-only stream
+        content = stream.read()
+        name = "<stdin>"
+    else:
+        try:
+            with open(source, "rb") as handle:
+                content = handle.read()
+        except OSError as error:
+            raise InputError(f"cannot read {source}: {error.strerror or error}") from None
+        name = str(source)
+    return parse_puzzles(content, name, stars=stars)
 
 
 def read_jsonl(path: str) -> Iterator[Puzzle]:
@@ -65,8 +287,5 @@ def read_jsonl(path: str) -> Iterator[Puzzle]:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise PuzzleError(f"line {number}: not JSON ({error.msg} at column {error.colno})") from None
-            yield puzzle_from_json(obj, where=f"line {number}")
+            where = f"line {number}"
+            yield puzzle_from_json(_json_value(line, where), where=where)

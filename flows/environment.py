@@ -1,0 +1,30 @@
+"""Point Prefect at the project's own home before Prefect is imported.
+
+Prefect reads PREFECT_HOME and its logging settings when it is first imported, so the CLI calls `prepare_prefect`
+first and imports the flow modules after. No Prefect import here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .settings import ConfigError, Settings
+
+
+def prepare_prefect(settings: Settings, *, quiet: bool = True) -> Path:
+    """Set Prefect's home (from the config, under data/ by default, so past runs stay in the dashboard), turn off
+    its telemetry (the machine has no network: every server start would log an error) and, for CLI runs, its INFO
+    banner. A PREFECT_HOME already set in the environment wins: a test harness or an operator chose it."""
+    home = Path(os.environ.get("PREFECT_HOME") or settings.pipeline.resolved_prefect_home())
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"pipeline.prefect_home: cannot create {home}: {error.strerror}") from None
+    os.environ["PREFECT_HOME"] = str(home)
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    # A temporary server on a busy 2-core machine can take longer than Prefect's default 20 s to start.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
+    if quiet:
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    return home

@@ -1,0 +1,82 @@
+"""The generator's settings and the slot it fills.
+
+`GeneratorConfig` defaults are the numbers the generator was measured with (bench/bench_generator.py); the same
+defaults are written out in the `generator:` section of config/starbattle.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..puzzle import GAMES, InputError, layouts_exist
+
+BANDS = ("easy", "medium", "hard", "expert")
+
+
+class GeneratorConfig(BaseModel):
+    """How boards are made: repair rounds, gates, tuning rounds, similarity, region-growth shapes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # Uniqueness repair: how many impostor moves a candidate may get before it counts as still ambiguous.
+    repair_rounds_starbattle: int = Field(15, ge=0)
+    repair_rounds_queens: int = Field(40, ge=0)
+    # Gates: the grader's experience (fun) score and the looks score, both 0-100.
+    fun_gate: float = Field(75.0, ge=0, le=100)
+    looks_gate: float = Field(40.0, ge=0, le=100)
+    # Hill-climb tuning: boundary nudges tried per candidate that is unique and stuck-free but off target.
+    tune_rounds: int = Field(30, ge=0)
+    # Two boards are near-duplicates when they share more than this share of their star positions.
+    similarity_threshold: float = Field(0.6, ge=0, le=1)
+    # Easy hunting: the capped solver may use only techniques up to this cost (per game).
+    easy_max_cost_starbattle: int = Field(4, ge=1)
+    easy_max_cost_queens: int = Field(3, ge=1)
+    # A second budget next to the seconds: the number of candidates tried (None: no limit). When it, and not the
+    # clock, ends a run, the result is the same on every machine.
+    max_candidates: int | None = Field(None, ge=1)
+    # Star Battle growth: how strongly a growing region leans towards its missing star (1 = not at all), and how
+    # many times a candidate may backtrack before it is dropped.
+    growth_pull: float = Field(3.0, ge=1)
+    growth_backtracks: int = Field(200, ge=0)
+    # Leftover cells feed the region beside them that is smallest for its appetite; appetites are log-normal with
+    # this spread (0: all equal, every region the same size).
+    growth_size_spread: float = Field(0.5, ge=0)
+    # Queens growth: the share of boards with one or two single-cell regions, and the appetites of regions told
+    # to sprawl or to stay small (an ordinary region has appetite 1).
+    queens_single_cell_share: float = Field(0.55, ge=0, le=1)
+    queens_sprawl_share: float = Field(0.3, ge=0, le=1)
+    queens_small_share: float = Field(0.3, ge=0, le=1)
+    queens_sprawl_appetite: float = Field(4.0, gt=0)
+    queens_small_appetite: float = Field(0.3, gt=0)
+
+    def repair_rounds(self, game: str) -> int:
+        return self.repair_rounds_queens if game == "queens" else self.repair_rounds_starbattle
+
+    def easy_max_cost(self, game: str) -> int:
+        return self.easy_max_cost_queens if game == "queens" else self.easy_max_cost_starbattle
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What one daily board must be: game, size, stars per unit, band. An impossible slot is an InputError."""
+
+    game: str
+    size: int
+    stars: int
+    band: str
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise InputError(f"slot game {self.game!r}: expected one of {', '.join(GAMES)}")
+        if self.band not in BANDS:
+            raise InputError(f"slot band {self.band!r}: expected one of {', '.join(BANDS)}")
+        if self.game == "queens" and self.stars != 1:
+            raise InputError(f"slot stars {self.stars}: queens has one queen per unit")
+        if self.game == "queens" and self.band == "expert":
+            raise InputError("slot band 'expert': queens bands are easy, medium and hard")
+        if not isinstance(self.size, int) or not 4 <= self.size <= 30:
+            raise InputError(f"slot size {self.size!r} out of range 4..30")
+        if not layouts_exist(self.size, self.stars):
+            raise InputError(f"slot {self.size}x{self.size} with {self.stars} stars: no valid layout exists")

@@ -1,0 +1,101 @@
+"""Block capacity, shape cases and pressure: reasoning about where a unit's remaining stars can go.
+
+- cases: list every way to give a unit (a row, a column, a region, or a band of two rows or columns) the stars it
+  lacks; what all ways share is proved. A unit that fits its stars in exactly as many 2x2 blocks, or a region
+  whose shape leaves few placements, is settled this way. `limit` is how many ways a person is asked to weigh.
+- pressure: a cell whose star would leave some unit without room for the stars it needs is empty.
+"""
+
+from __future__ import annotations
+
+from ..puzzle import Cells, iter_cells
+from .geometry import Geometry, State, Unit
+from .propagation import excluded_by, placements, unit_fits
+from .step import Deduction
+
+
+def _units_of_kind(geometry: Geometry, kind: str) -> tuple[Unit, ...]:
+    return {"lines": geometry.lines, "regions": geometry.regions, "bands": geometry.bands}[kind]
+
+
+def unit_cases(geometry: Geometry, state: State, *, kind: str, limit: int) -> Deduction | None:
+    """A unit needing two or more stars whose ways to place them number at most `limit`: a cell starred in every
+    way is a star; an open cell of the unit starred in none is empty; a cell outside emptied by every way is
+    empty."""
+    open_cells = geometry.open_cells(state)
+    for unit in _units_of_kind(geometry, kind):
+        need = geometry.need(unit, state)
+        own = unit.mask & open_cells
+        if need < 2 or own.bit_count() <= need:
+            continue
+        ways = placements(geometry, state, unit, limit)
+        if not ways:
+            continue
+        always = geometry.all_cells
+        anywhere = 0
+        hit = open_cells & ~unit.mask
+        for way in ways:
+            always &= way
+            anywhere |= way
+            if hit:
+                hit &= excluded_by(geometry, state, way)
+        never = own & ~anywhere
+        if always or never or hit:
+            return Deduction(always, never | hit, (unit.label,), _cases_sentence(geometry, unit, need, ways, always, never, hit))
+    return None
+
+
+def _cases_sentence(
+    geometry: Geometry, unit: Unit, need: int, ways: list[Cells], always: Cells, never: Cells, hit: Cells
+) -> str:
+    shown = "; ".join("+".join(geometry.cell_name(c) for c in iter_cells(way)) for way in ways[:4])
+    more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
+    count = "one way" if len(ways) == 1 else f"{len(ways)} ways"
+    head = f"{unit.label} needs {need} more stars, and they fit {count} ({shown}{more})"
+    parts = []
+    if always:
+        parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'} in every way")
+    if never:
+        parts.append(f"{geometry.names(never)} {'is' if never.bit_count() == 1 else 'are'} in none, so empty")
+    if hit:
+        parts.append(f"every way empties {geometry.names(hit)}")
+    return head + ": " + "; ".join(parts)
+
+
+def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduction | None:
+    """A unit needing exactly `need` stars (two or more): an open cell whose star would take away so much of the
+    unit that its stars no longer fit (touching cells, and the rest of units that star completes) is empty."""
+    open_cells = geometry.open_cells(state)
+    units = [u for u in _units_of_kind(geometry, kind) if geometry.need(u, state) == need and u.mask & open_cells]
+    if not units:
+        return None
+    removed: dict[int, Cells] = {}
+    for unit in units:
+        own = unit.mask & open_cells
+        candidates = (geometry.touched(own) | own) & open_cells
+        for cell in iter_cells(candidates):
+            bit = 1 << cell
+            gone = removed.get(cell)
+            if gone is None:
+                gone = removed[cell] = _removed_by_star(geometry, state, open_cells, cell)
+            left = need - (1 if own & bit else 0)
+            if (gone | bit) & own and not unit_fits(geometry, unit, open_cells & ~gone & ~bit, left):
+                return Deduction(
+                    0,
+                    bit,
+                    (unit.label,),
+                    f"a star at {geometry.cell_name(cell)} would take {geometry.names(gone & own)} from {unit.label}, "
+                    f"leaving no room for its {need} stars, so {geometry.cell_name(cell)} is empty",
+                )
+    return None
+
+
+def _removed_by_star(geometry: Geometry, state: State, open_cells: Cells, cell: int) -> Cells:
+    """The open cells a star at `cell` would empty: its neighbours, and the rest of its row, column and region
+    when that star is the last one they need."""
+    gone = geometry.neighbours[cell]
+    for j in geometry.units_of_cell[cell]:
+        unit = geometry.units[j]
+        if geometry.need(unit, state) == 1:
+            gone |= unit.mask
+    return gone & open_cells & ~(1 << cell)

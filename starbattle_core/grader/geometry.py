@@ -1,0 +1,102 @@
+"""The static masks a grader works with, and the board state it changes.
+
+A `Geometry` is computed once per puzzle: its units (rows, columns, regions) with the names a player uses, the
+neighbourhood of every cell, and the bands of two neighbouring rows or columns. A `State` is the player's pencil
+marks: the cells known to be stars and the cells known to be empty; every other cell is open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..puzzle import Cells, Puzzle, iter_cells
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A set of cells with a known star count: a row, a column or a region (``quota`` = the puzzle's stars), or
+    a band of two neighbouring rows or columns (twice that)."""
+
+    kind: str  # "row", "column", "region", "rows", "columns"
+    index: int
+    mask: Cells
+    quota: int
+    label: str  # "row 3", "region C", "rows 3-4"
+
+
+@dataclass(frozen=True)
+class State:
+    """Pencil marks: cells known to be stars, cells known to be empty."""
+
+    stars: Cells = 0
+    empty: Cells = 0
+
+
+class Geometry:
+    """Masks of one puzzle, computed once and shared by every technique."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        n = puzzle.size
+        self.puzzle = puzzle
+        self.size = n
+        self.stars = puzzle.stars
+        self.all_cells = puzzle.all_cells
+        self.neighbours = puzzle.neighbours
+        k = puzzle.stars
+        self.rows = tuple(Unit("row", i, m, k, f"row {i + 1}") for i, m in enumerate(puzzle.row_masks))
+        self.columns = tuple(Unit("column", i, m, k, f"column {i + 1}") for i, m in enumerate(puzzle.col_masks))
+        self.regions = tuple(
+            Unit("region", i, m, k, f"region {puzzle.unit_label('region', i)}") for i, m in enumerate(puzzle.region_masks)
+        )
+        self.lines = self.rows + self.columns
+        # Rows, columns, regions: the units whose quota the rules state.
+        self.units = self.lines + self.regions
+        self.bands = tuple(
+            Unit("rows", i, self.rows[i].mask | self.rows[i + 1].mask, 2 * k, f"rows {i + 1}-{i + 2}")
+            for i in range(n - 1)
+        ) + tuple(
+            Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, f"columns {i + 1}-{i + 2}")
+            for i in range(n - 1)
+        )
+        # Outcomes of hypotheticals already worked out, keyed by state and assumption (see hypothetical.py).
+        self.memo: dict[tuple[int, ...] | tuple[object, ...], object] = {}
+        # For every cell, the positions in `units` of its row, its column and its region.
+        self.units_of_cell = tuple(
+            (cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n)
+        )
+
+    def initial_state(self) -> State:
+        return State(self.puzzle.given_stars, self.puzzle.given_empty)
+
+    def open_cells(self, state: State) -> Cells:
+        return self.all_cells & ~state.stars & ~state.empty
+
+    def need(self, unit: Unit, state: State) -> int:
+        """Stars the unit still lacks."""
+        return unit.quota - (unit.mask & state.stars).bit_count()
+
+    def cell_name(self, cell: int) -> str:
+        return self.puzzle.cell_name(cell)
+
+    def names(self, mask: Cells) -> str:
+        """'R1C2', 'R1C2 and R3C4', 'R1C2, R3C4 and R5C6'."""
+        cells = [self.cell_name(c) for c in iter_cells(mask)]
+        if len(cells) <= 1:
+            return "".join(cells)
+        return ", ".join(cells[:-1]) + " and " + cells[-1]
+
+    def touched(self, mask: Cells) -> Cells:
+        """Every cell that touches some cell of the mask."""
+        nb = self.neighbours
+        seen = 0
+        for cell in iter_cells(mask):
+            seen |= nb[cell]
+        return seen
+
+    def seen_by_all(self, mask: Cells) -> Cells:
+        """The cells that touch every cell of a non-empty mask: a star anywhere in the mask empties them."""
+        nb = self.neighbours
+        common = self.all_cells
+        for cell in iter_cells(mask):
+            common &= nb[cell]
+        return common & ~mask

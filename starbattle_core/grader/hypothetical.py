@@ -1,0 +1,84 @@
+"""Hypotheticals: assume a cell is a star (or empty), let the cheap rules run, and if the board collapses into a
+contradiction the cell is the opposite. Not guessing: the assumption is refuted, never kept.
+
+Variants rise in cost with what the propagation may use (`level`), how long the chain may run (`budget` rounds,
+0 = until it stops) and `depth`: at depth 2 the propagation itself refutes single assumptions at `level - 1`
+before it gives up, a chain of chains.
+"""
+
+from __future__ import annotations
+
+from ..puzzle import Cells, iter_cells
+from .geometry import Geometry, State
+from .propagation import Outcome, propagate
+from .step import Deduction
+
+_INNER_PASSES = 3  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
+
+
+def assumption(geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int) -> Deduction | None:
+    """The first open cell (tightest units first) for which assuming `assume` ("star" or "empty") leads to a
+    contradiction within `budget` rounds of `level` propagation, at nesting `depth` (1 or 2)."""
+    for cell in _candidates(geometry, state):
+        outcome = _refute(geometry, state, cell, assume, level, depth)
+        if outcome.contradiction and (not budget or outcome.rounds <= budget):
+            name = geometry.cell_name(cell)
+            bit = 1 << cell
+            if assume == "star":
+                sentence = f"if {name} were a star, {outcome.contradiction}; so {name} is empty"
+                return Deduction(0, bit, (), sentence)
+            sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a star"
+            return Deduction(bit, 0, (), sentence)
+    return None
+
+
+def _candidates(geometry: Geometry, state: State) -> list[int]:
+    """Open cells, those in the units with the fewest open cells first (where a person would try first)."""
+    open_cells = geometry.open_cells(state)
+    tightness = {}
+    for unit in geometry.units:
+        own = unit.mask & open_cells
+        count = own.bit_count()
+        for cell in iter_cells(own):
+            if count < tightness.get(cell, 1 << 30):
+                tightness[cell] = count
+    return sorted(tightness, key=lambda cell: (tightness[cell], cell))
+
+
+def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int, depth: int) -> Outcome:
+    """The outcome of assuming `assume` at `cell`, memoised on the geometry (same state, same answer)."""
+    key = (state.stars, state.empty, cell, assume, level, depth)
+    memo = geometry.memo
+    outcome = memo.get(key)
+    if outcome is None:
+        bit = 1 << cell
+        stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
+        outcome = propagate(geometry, stars, empty, level)
+        if depth > 1 and outcome.contradiction is None:
+            outcome = _nested(geometry, outcome, level)
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[key] = outcome
+    return outcome
+
+
+def _nested(geometry: Geometry, outcome: Outcome, level: int) -> Outcome:
+    """Keep refuting single star assumptions at `level - 1` inside an assumption, until a contradiction appears
+    or nothing more is refuted."""
+    inner = max(1, level - 1)
+    stars, empty, rounds = outcome.stars, outcome.empty, outcome.rounds
+    for _ in range(_INNER_PASSES):
+        refuted: Cells = 0
+        open_cells = geometry.all_cells & ~stars & ~empty
+        for cell in iter_cells(open_cells):
+            trial = propagate(geometry, stars | (1 << cell), empty, inner)
+            if trial.contradiction:
+                refuted |= 1 << cell
+        if not refuted:
+            break
+        deeper = propagate(geometry, stars, empty | refuted, level)
+        rounds += deeper.rounds
+        if deeper.contradiction:
+            return Outcome(deeper.stars, deeper.empty, rounds, deeper.contradiction)
+        stars, empty = deeper.stars, deeper.empty
+    return Outcome(stars, empty, rounds, None)

@@ -1,0 +1,166 @@
+"""The step solver: apply the cheapest technique that makes progress, then start again from the cheapest.
+
+It never guesses and never assumes the solution is unique: every step is a deduction from the rules and the marks
+so far. It ends solved (every cell decided, the stars a solution) or stuck (no technique applies, or the marks
+contradict the rules, which happens only on a board with no solution). With `max_cost`, only techniques up to that
+cost are used (the capped solver): when it completes, every placement was forced, so the solution is unique.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..puzzle import Cells, Puzzle, is_solution
+from .config import GradingConfig
+from .experience import Experience, experience
+from .geometry import Geometry, State
+from .step import Step
+from .table import QUEENS_TIER_WEIGHTS, SOLVER_VERSION, Technique, techniques_for
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The outcome of a solve: the path, its difficulty and band, its experience score, the final marks."""
+
+    game: str
+    solved: bool
+    steps: tuple[Step, ...]
+    difficulty: int
+    band: str
+    hardest: Step | None
+    climax: float  # position of the hardest step, 0 (first) .. 1 (last)
+    experience: Experience
+    version: str
+    stars: Cells
+    empty: Cells
+    open: Cells  # cells still undecided (non-zero only when stuck)
+    contradiction: str | None  # why the marks broke the rules, on a board with no solution
+    max_cost: int | None
+
+    @property
+    def hardest_position(self) -> int | None:
+        """1-based number of the hardest step."""
+        return None if self.hardest is None else self.steps.index(self.hardest) + 1
+
+
+def grade(
+    puzzle: Puzzle,
+    config: GradingConfig | None = None,
+    *,
+    max_cost: int | None = None,
+    techniques: tuple[Technique, ...] | None = None,
+) -> Grade:
+    """Solve the puzzle step by step and grade the path (see the module docstring); `techniques` replaces the
+    game's built-in table (tests and experiments)."""
+    config = config or GradingConfig()
+    table = [
+        t
+        for t in (techniques if techniques is not None else techniques_for(puzzle.game))
+        if t.enabled and (max_cost is None or t.cost <= max_cost)
+    ]
+    geometry = Geometry(puzzle)
+    state = geometry.initial_state()
+    steps: list[Step] = []
+    problem = broken_rule(geometry, state)
+    while problem is None and geometry.open_cells(state):
+        step = next_step(geometry, state, table)
+        if step is None:
+            break
+        steps.append(step)
+        state = State(state.stars | step.stars, state.empty | step.empties)
+        problem = broken_rule(geometry, state)
+    return _grade(puzzle, geometry, state, tuple(steps), problem, config, max_cost)
+
+
+def capped_solve(puzzle: Puzzle, max_cost: int, config: GradingConfig | None = None) -> Grade:
+    """Solve with the techniques costing at most `max_cost` only."""
+    return grade(puzzle, config, max_cost=max_cost)
+
+
+def next_step(geometry: Geometry, state: State, table: list[Technique]) -> Step | None:
+    """The cheapest technique's first deduction that decides at least one open cell (a hint), or None."""
+    open_cells = geometry.open_cells(state)
+    for technique in table:
+        found = technique.apply(geometry, state)
+        if found is None:
+            continue
+        stars, empties = found.stars & open_cells, found.empties & open_cells
+        if not stars | empties:
+            raise RuntimeError(f"technique {technique.code} reported a step that decides nothing")
+        return Step(technique.name, technique.code, technique.cost, stars, empties, found.units, found.sentence)
+    return None
+
+
+def broken_rule(geometry: Geometry, state: State) -> str | None:
+    """Why the marks contradict the rules (touching stars, a unit over its quota or out of room, a cell both
+    star and empty), or None."""
+    if state.stars & state.empty:
+        return f"{geometry.names(state.stars & state.empty)} marked both star and empty"
+    open_cells = geometry.open_cells(state)
+    for unit in geometry.units:
+        need = geometry.need(unit, state)
+        if need < 0:
+            return f"{unit.label} has more than {unit.quota} stars"
+        if (unit.mask & open_cells).bit_count() < need:
+            return f"{unit.label} has no room left for its stars"
+    for cell in _cells(state.stars):
+        if geometry.neighbours[cell] & state.stars:
+            return f"star {geometry.cell_name(cell)} touches another star"
+    return None
+
+
+def _cells(mask: Cells) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _grade(
+    puzzle: Puzzle,
+    geometry: Geometry,
+    state: State,
+    steps: tuple[Step, ...],
+    problem: str | None,
+    config: GradingConfig,
+    max_cost: int | None,
+) -> Grade:
+    open_cells = geometry.open_cells(state)
+    solved = problem is None and not open_cells and is_solution(puzzle, state.stars)
+    difficulty = sum(s.cost for s in steps)
+    hardest = max(steps, key=lambda s: s.cost) if steps else None  # max keeps the first of equals
+    queens = puzzle.game == "queens"
+    if queens:
+        band = _queens_band(steps, difficulty, config)
+        quick = config.experience.queens_quick_cost
+    else:
+        band = config.band(difficulty)
+        quick = config.experience.quick_cost
+    scored = experience(steps, config.experience, quick)
+    return Grade(
+        game=puzzle.game,
+        solved=solved,
+        steps=steps,
+        difficulty=difficulty,
+        band=band,
+        hardest=hardest,
+        climax=scored.climax,
+        experience=scored,
+        version=SOLVER_VERSION,
+        stars=state.stars,
+        empty=state.empty,
+        open=open_cells,
+        contradiction=problem,
+        max_cost=max_cost,
+    )
+
+
+def _queens_band(steps: tuple[Step, ...], difficulty: int, config: GradingConfig) -> str:
+    top = max((s.cost for s in steps), default=0)
+    if top >= QUEENS_TIER_WEIGHTS[4]:
+        return "hard"
+    if top <= QUEENS_TIER_WEIGHTS[2] and difficulty < config.queens_easy_below:
+        return "easy"
+    return "medium"

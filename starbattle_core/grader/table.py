@@ -1,0 +1,170 @@
+"""The technique tables: every technique the solver knows, in order, with its name, code, cost and family.
+
+Costs live here and nowhere else. Star Battle costs run from 1 (a star's neighbours are empty) to 3,840 (a chain of
+chains that refutes an empty cell); Queens uses the four tiers weighted 1, 3, 6 and 12. The solver tries techniques
+cheapest first (table order among equal costs). The version string is a hash of both tables and the solver's code
+version, so changing a technique, a variant parameter, a cost or an on/off switch changes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .basic import one_star_attack, star_neighbours, unit_complete, unit_fill
+from .cases import pressure, unit_cases
+from .counting import union_confinement
+from .geometry import Geometry, State
+from .hypothetical import assumption
+from .propagation import ATTACK, CONFINE, TRIVIAL
+from .step import Deduction
+
+# Bump when the solver's behaviour changes in code rather than in the tables (the order of scans, a rule's reach).
+CODE_VERSION = "1"
+
+Rule = Callable[..., Deduction | None]
+
+
+@dataclass(frozen=True)
+class Technique:
+    """One row of a technique table."""
+
+    name: str
+    code: str
+    cost: int
+    family: str
+    rule: Rule
+    params: dict[str, Any] = field(default_factory=dict)
+    enabled: bool = True
+    tier: int = 0  # Queens only: 1-4
+
+    def apply(self, geometry: Geometry, state: State) -> Deduction | None:
+        return self.rule(geometry, state, **self.params)
+
+
+def _t(name: str, code: str, cost: int, family: str, rule: Rule, tier: int = 0, **params: Any) -> Technique:
+    return Technique(name, code, cost, family, rule, params, True, tier)
+
+
+def _hypotheticals(costs: dict[tuple[str, int, int, int], int]) -> list[Technique]:
+    rows = []
+    for (assume, level, budget, depth), cost in costs.items():
+        reach = {TRIVIAL: "trivial", ATTACK: "attack", CONFINE: "confine"}[level]
+        chain = "short" if budget else "long"
+        depth_name = "chain of chains" if depth > 1 else "chain"
+        name = f"assume {assume}, {reach} {depth_name}" + ("" if depth > 1 else f", {chain}")
+        code = f"H{assume[0].upper()}{level}{'S' if budget else 'L'}{depth}"
+        rows.append(_t(name, code, cost, "hypothetical", assumption, assume=assume, level=level, budget=budget, depth=depth))
+    return rows
+
+
+STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
+    sorted(
+        [
+            _t("star neighbours", "SN", 1, "trivial", star_neighbours),
+            _t("unit complete", "UC", 1, "trivial", unit_complete),
+            _t("last cell", "LC", 2, "trivial", unit_fill, need_min=1, need_max=1),
+            _t("unit fill", "UF", 3, "trivial", unit_fill, need_min=2, need_max=99),
+            _t("attack from a pair", "A2", 4, "attack", one_star_attack, max_open=2),
+            _t("attack from a block", "A4", 6, "attack", one_star_attack, max_open=4),
+            _t("attack from a unit", "AN", 10, "attack", one_star_attack, max_open=999),
+            _t("region inside a line", "C1R", 8, "confinement", union_confinement, inner="regions", size=1),
+            _t("line inside a region", "C1L", 8, "confinement", union_confinement, inner="lines", size=1),
+            _t("line cases, few", "CL3", 12, "blocks", unit_cases, kind="lines", limit=3),
+            _t("region cases, few", "CR3", 15, "shapes", unit_cases, kind="regions", limit=3),
+            _t("line pressure, two stars", "PL2", 18, "pressure", pressure, kind="lines", need=2),
+            _t("band cases, few", "CB4", 25, "blocks", unit_cases, kind="bands", limit=4),
+            _t("region pressure, two stars", "PR2", 25, "pressure", pressure, kind="regions", need=2),
+            _t("two regions inside two lines", "U2R", 30, "counting", union_confinement, inner="regions", size=2),
+            _t("two lines inside two regions", "U2L", 30, "counting", union_confinement, inner="lines", size=2),
+            _t("line pressure, three stars", "PL3", 35, "pressure", pressure, kind="lines", need=3),
+            _t("line cases, many", "CL12", 40, "blocks", unit_cases, kind="lines", limit=12),
+            _t("region pressure, three stars", "PR3", 45, "pressure", pressure, kind="regions", need=3),
+            _t("region cases, many", "CR12", 50, "shapes", unit_cases, kind="regions", limit=12),
+            _t("band pressure, two stars", "PB2", 55, "pressure", pressure, kind="bands", need=2),
+            _t("band pressure, three stars", "PB3", 60, "pressure", pressure, kind="bands", need=3),
+            _t("band pressure, four stars", "PB4", 65, "pressure", pressure, kind="bands", need=4),
+            _t("three regions inside three lines", "U3R", 70, "counting", union_confinement, inner="regions", size=3),
+            _t("three lines inside three regions", "U3L", 70, "counting", union_confinement, inner="lines", size=3),
+            _t("band cases, many", "CB16", 100, "blocks", unit_cases, kind="bands", limit=16),
+            _t("four regions inside four lines", "U4R", 150, "counting", union_confinement, inner="regions", size=4),
+            _t("four lines inside four regions", "U4L", 150, "counting", union_confinement, inner="lines", size=4),
+            _t("region cases, wide", "CR60", 200, "shapes", unit_cases, kind="regions", limit=60),
+            _t("five regions inside five lines", "U5R", 250, "counting", union_confinement, inner="regions", size=5),
+            _t("five lines inside five regions", "U5L", 250, "counting", union_confinement, inner="lines", size=5),
+            _t("six regions inside six lines", "U6R", 400, "counting", union_confinement, inner="regions", size=6),
+            _t("six lines inside six regions", "U6L", 400, "counting", union_confinement, inner="lines", size=6),
+            _t("seven regions inside seven lines", "U7R", 500, "counting", union_confinement, inner="regions", size=7),
+            _t("seven lines inside seven regions", "U7L", 500, "counting", union_confinement, inner="lines", size=7),
+            *_hypotheticals(
+                {
+                    ("star", TRIVIAL, 3, 1): 150,
+                    ("empty", TRIVIAL, 3, 1): 200,
+                    ("star", TRIVIAL, 0, 1): 250,
+                    ("empty", TRIVIAL, 0, 1): 300,
+                    ("star", ATTACK, 3, 1): 350,
+                    ("empty", ATTACK, 3, 1): 450,
+                    ("star", ATTACK, 0, 1): 500,
+                    ("empty", ATTACK, 0, 1): 600,
+                    ("star", CONFINE, 3, 1): 800,
+                    ("empty", CONFINE, 3, 1): 1000,
+                    ("star", CONFINE, 0, 1): 1200,
+                    ("empty", CONFINE, 0, 1): 1500,
+                    ("star", ATTACK, 0, 2): 2000,
+                    ("empty", ATTACK, 0, 2): 2500,
+                    ("star", CONFINE, 0, 2): 3200,
+                    ("empty", CONFINE, 0, 2): 3840,
+                }
+            ),
+        ],
+        key=lambda t: t.cost,
+    )
+)
+
+QUEENS_TIER_WEIGHTS = {1: 1, 2: 3, 3: 6, 4: 12}
+
+
+def _queen(name: str, code: str, tier: int, family: str, rule: Rule, **params: Any) -> Technique:
+    return _t(name, code, QUEENS_TIER_WEIGHTS[tier], family, rule, tier, **params)
+
+
+QUEENS_TECHNIQUES: tuple[Technique, ...] = (
+    _queen("queen neighbours", "Q1N", 1, "forced", star_neighbours),
+    _queen("unit complete", "Q1C", 1, "forced", unit_complete),
+    _queen("last cell", "Q1L", 1, "forced", unit_fill, need_min=1, need_max=1),
+    _queen("region inside a line", "Q2R", 2, "confinement", union_confinement, inner="regions", size=1),
+    _queen("line inside a region", "Q2L", 2, "confinement", union_confinement, inner="lines", size=1),
+    _queen("attack from a unit", "Q2A", 2, "confinement", one_star_attack, max_open=999),
+    *(
+        _queen(f"{k} {side} inside {k} {other}", f"Q3{side[0].upper()}{k}", 3, "pigeonhole", union_confinement, inner=side, size=k)
+        for k in range(2, 10)
+        for side, other in (("regions", "lines"), ("lines", "regions"))
+    ),
+    _queen("assume a queen, chain", "Q4S", 4, "hypothetical", assumption, assume="star", level=ATTACK, budget=0, depth=1),
+    _queen("assume a queen, confine chain", "Q4C", 4, "hypothetical", assumption, assume="star", level=CONFINE, budget=0, depth=1),
+    _queen("assume no queen, chain", "Q4E", 4, "hypothetical", assumption, assume="empty", level=CONFINE, budget=0, depth=1),
+    _queen("assume a queen, chain of chains", "Q4D", 4, "hypothetical", assumption, assume="star", level=CONFINE, budget=0, depth=2),
+    _queen("assume no queen, chain of chains", "Q4F", 4, "hypothetical", assumption, assume="empty", level=CONFINE, budget=0, depth=2),
+)
+
+
+def techniques_for(game: str) -> tuple[Technique, ...]:
+    return QUEENS_TECHNIQUES if game == "queens" else STARBATTLE_TECHNIQUES
+
+
+def solver_version(
+    starbattle: tuple[Technique, ...] = STARBATTLE_TECHNIQUES, queens: tuple[Technique, ...] = QUEENS_TECHNIQUES
+) -> str:
+    """The version of a pair of technique tables (the built-in ones by default): 'grader-<code>-<hash>'."""
+    rows = [
+        [game, t.name, t.code, t.cost, t.family, t.enabled, t.tier, t.rule.__name__, sorted(t.params.items())]
+        for game, techniques in (("starbattle", starbattle), ("queens", queens))
+        for t in techniques
+    ]
+    text = json.dumps([CODE_VERSION, rows], sort_keys=True, default=str)
+    return f"grader-{CODE_VERSION}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+SOLVER_VERSION = solver_version()

@@ -1,0 +1,203 @@
+"""The pipeline's database: one transaction per board, one board per (date, slot), clear errors, counters."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlmodel import Session, func, select
+
+from flows.db import Attempt, Layout, PuzzleRecord, Rejection, ScheduleEntry, SolvePath, open_database
+from flows.store import (
+    AcceptedBoard,
+    Effort,
+    complete_dates,
+    day_boards,
+    layout_rows_bytes,
+    next_attempt,
+    puzzles_without_path,
+    save_board,
+    save_effort,
+    save_solve_path,
+    slot_stats,
+    start_run,
+    store_layouts,
+    stored_layouts,
+    stored_puzzle,
+)
+from starbattle_core.formats import puzzle_to_json, read_jsonl
+from starbattle_core.puzzle import InputError, is_solution
+
+from conftest import shared_file
+
+DAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture(scope="module")
+def real_puzzles() -> list:
+    """Real 10x10 2-star boards with their published solutions, standing in for generated ones."""
+    chosen = itertools.islice(
+        (p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10 and p.stars == 2), 4
+    )
+    return list(chosen)
+
+
+def accepted(puzzle, seed: int = 1, steps: object = None) -> AcceptedBoard:
+    shared = puzzle_to_json(puzzle, puzzle.solution)
+    return AcceptedBoard(
+        game=shared["game"],
+        size=shared["size"],
+        stars=shared["stars"],
+        regions=shared["regions"],
+        solution=shared["solution"],
+        difficulty=500,
+        band="medium",
+        fun=80.5,
+        looks=70.0,
+        seed=seed,
+        generator_version="g1",
+        solver_version="s1",
+        steps=steps if steps is not None else {"steps": [{"technique": "t", "cost": 1}]},
+        layout_rows=layout_rows_bytes(shared["solution"], shared["size"]),
+    )
+
+
+EFFORT = Effort(
+    attempt=0,
+    seed=1,
+    candidates=12,
+    repair_rounds=5,
+    rejections={"ambiguous": 3, "stuck": 2, "wrong_band": 6, "low_fun": 0},
+    stage_seconds={"growth": 0.5, "grading": 1.25},
+    seconds=2.0,
+)
+
+
+def count(engine, table) -> int:
+    with Session(engine) as session:
+        return session.exec(select(func.count()).select_from(table)).one()
+
+
+@pytest.fixture
+def engine():
+    return open_database("sqlite://")
+
+
+def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
+    run = start_run(engine, name="daily-x", kind="manual", config_hash="h", solver_version="s1", generator_version="g1")
+    puzzle = real_puzzles[0]
+    puzzle_id = save_board(engine, run_id=run, date=DAY, slot="starbattle-medium", position=1,
+                           board=accepted(puzzle), effort=EFFORT)
+    assert puzzle_id is not None
+    [board] = day_boards(engine, DAY)
+    assert (board.slot, board.position, board.band, board.difficulty, board.candidates) == (
+        "starbattle-medium", 1, "medium", 500, 12)
+    again = board.puzzle()
+    assert again.regions == puzzle.regions and again.solution == puzzle.solution
+    assert is_solution(again, board.star_mask)
+    assert board.steps == {"steps": [{"technique": "t", "cost": 1}]}
+    assert stored_puzzle(engine, puzzle_id).regions == puzzle.regions
+    with Session(engine) as session:
+        rejections = {r.reason: r.count for r in session.exec(select(Rejection)).all()}
+    assert rejections == {"ambiguous": 3, "stuck": 2, "wrong_band": 6}  # zero counts are not rows
+    [stats] = slot_stats(engine, DAY, DAY)
+    assert (stats.accepted, stats.candidates, stats.repair_rounds) == (1, 12, 5)
+    assert stats.stage_seconds == {"growth": 0.5, "grading": 1.25}
+
+
+def test_a_failure_inside_the_transaction_leaves_nothing(engine, real_puzzles) -> None:
+    unserialisable = accepted(real_puzzles[0], steps={"step": object()})
+    with pytest.raises(TypeError):
+        save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=unserialisable, effort=EFFORT)
+    for table in (PuzzleRecord, SolvePath, ScheduleEntry, Attempt, Rejection):
+        assert count(engine, table) == 0
+
+
+def test_one_board_per_date_and_slot(engine, real_puzzles) -> None:
+    first = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[0]),
+                       effort=EFFORT)
+    second = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[1]),
+                        effort=EFFORT)
+    assert first is not None and second is None
+    assert count(engine, PuzzleRecord) == 1 and count(engine, SolvePath) == 1  # the loser's board is discarded
+    [stats] = slot_stats(engine)
+    assert (stats.attempts, stats.accepted, stats.lost) == (2, 1, 1)
+    [board] = day_boards(engine, DAY)
+    assert board.puzzle_id == first
+    replaced = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[1]),
+                          effort=EFFORT, replace=True)
+    [board] = day_boards(engine, DAY)
+    assert replaced is not None and board.puzzle_id == replaced
+
+
+def test_two_concurrent_writers_on_one_file_schedule_one_board(tmp_path: Path, real_puzzles) -> None:
+    url = f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}"
+    engines = [open_database(url), open_database(url)]
+    results: list[int | None] = []
+    barrier = threading.Barrier(len(real_puzzles))
+
+    def write(index: int) -> None:
+        barrier.wait()
+        results.append(save_board(engines[index % 2], run_id=None, date=DAY, slot="a", position=0,
+                                  board=accepted(real_puzzles[index], seed=index), effort=EFFORT))
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(len(real_puzzles))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(result is not None for result in results) == 1
+    assert count(engines[0], ScheduleEntry) == 1 and count(engines[0], PuzzleRecord) == 1
+
+
+def test_complete_dates_and_next_attempt(engine, real_puzzles) -> None:
+    later = DAY + dt.timedelta(days=1)
+    for slot, puzzle in zip("ab", real_puzzles):
+        save_board(engine, run_id=None, date=DAY, slot=slot, position=0, board=accepted(puzzle), effort=EFFORT)
+    save_board(engine, run_id=None, date=later, slot="a", position=0, board=accepted(real_puzzles[2]), effort=EFFORT)
+    assert complete_dates(engine, [DAY, later], ["a", "b"]) == {DAY}
+    assert complete_dates(engine, [later], ["a"]) == {later}
+    assert next_attempt(engine, later, "b") == 0
+    save_effort(engine, run_id=None, date=later, slot="b", effort=EFFORT, outcome="exhausted")
+    assert next_attempt(engine, later, "b") == 1
+
+
+def test_layout_bank_resumes_and_counts_uses(engine, real_puzzles) -> None:
+    puzzle = real_puzzles[0]
+    solution_rows = np.frombuffer(accepted(puzzle).layout_rows, dtype="<u4")
+    bank = np.array([solution_rows, solution_rows[::-1], np.roll(solution_rows, 1)], dtype=np.uint32)
+    assert store_layouts(engine, 10, 2, bank[:2]) == 2
+    assert store_layouts(engine, 10, 2, bank) == 1  # an interrupted enumeration carries on
+    assert stored_layouts(engine, 10, 2) == 3 and stored_layouts(engine, 9, 1) == 0
+    save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(puzzle), effort=EFFORT)
+    with Session(engine) as session:
+        uses = {layout.position: layout.uses for layout in session.exec(select(Layout)).all()}
+    assert uses == {0: 1, 1: 0, 2: 0}
+
+
+def test_regrade_finds_paths_of_older_solver_versions(engine, real_puzzles) -> None:
+    puzzle_id = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[0]),
+                           effort=EFFORT)
+    assert puzzles_without_path(engine, "s1") == []
+    assert puzzles_without_path(engine, "s2") == [puzzle_id]
+    assert save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])
+    assert not save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])
+    assert puzzles_without_path(engine, "s2") == []
+    assert day_boards(engine, DAY, solver_version="s2")[0].difficulty == 900
+    assert day_boards(engine, DAY, solver_version="s1")[0].difficulty == 500
+
+
+def test_an_unwritable_database_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for url in (f"sqlite:///{blocker}/starbattle.db", f"sqlite:///{tmp_path}", "nosuchdb://x/y"):
+        with pytest.raises(InputError) as caught:
+            open_database(url)
+        assert "\n" not in str(caught.value) and str(caught.value).startswith("database ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+    with pytest.raises(InputError, match=r"postgresql://u:\*\*\*@"):
+        open_database("postgresql://u:secret@127.0.0.1:1/x")

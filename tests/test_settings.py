@@ -1,0 +1,99 @@
+"""The pipeline's configuration: defaults, the shipped file, and one clear error per kind of mistake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flows.settings import ConfigError, Settings, load_settings, validate_settings
+from starbattle_core.puzzle import InputError, layouts_exist
+
+SLOT = {"name": "s", "game": "starbattle", "size": 10, "stars": 2, "band": "easy"}
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "starbattle.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_are_the_seven_daily_slots() -> None:
+    slots = Settings().pipeline.slots
+    assert [(s.game, s.size, s.stars, s.band) for s in slots[:4]] == [
+        ("starbattle", 10, 2, band) for band in ("easy", "medium", "hard", "expert")
+    ]
+    assert [(s.game, s.stars, s.band) for s in slots[4:]] == [("queens", 1, b) for b in ("easy", "medium", "hard")]
+    assert len({s.name for s in slots}) == 7
+    assert all(layouts_exist(s.size, s.stars) for s in slots)
+
+
+def test_shipped_config_loads_and_matches_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STARBATTLE_CONFIG", raising=False)
+    settings = load_settings()
+    assert settings.pipeline.slots == Settings().pipeline.slots
+    assert settings.pipeline.resolved_database_url().startswith("sqlite:////")
+    assert settings.pipeline.resolved_database_url().endswith("/data/starbattle.db")
+    assert settings.pipeline.resolved_prefect_home().parts[-2:] == ("data", "prefect")
+
+
+def test_environment_variable_chooses_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "pipeline:\n  budget_seconds: 5\n  days_ahead: 0\n")
+    monkeypatch.setenv("STARBATTLE_CONFIG", str(path))
+    settings = load_settings()
+    assert settings.pipeline.budget_seconds == 5.0 and settings.pipeline.days_ahead == 0
+    assert len(settings.pipeline.slots) == 7  # unspecified keys keep their defaults
+
+
+def test_empty_sections_are_defaults(tmp_path: Path) -> None:
+    assert load_settings(write(tmp_path, "grading:\ngenerator: {}\npipeline:\n")) == Settings()
+
+
+def test_config_hash_follows_the_settings() -> None:
+    same = Settings().config_hash()
+    assert Settings().config_hash() == same
+    assert validate_settings({"pipeline": {"budget_seconds": 7}}).config_hash() != same
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "expected"),
+    [
+        ({"slotz": []}, "pipeline.slotz: unknown key"),
+        ({"budget_seconds": "fast"}, "pipeline.budget_seconds: Input should be a valid number"),
+        ({"slots": [{**SLOT, "size": "ten"}]}, "pipeline.slots[0].size: Input should be a valid integer"),
+        ({"slots": [SLOT, {k: v for k, v in SLOT.items() if k != "band"} | {"name": "t"}]},
+         "pipeline.slots[1].band: missing"),
+        ({"slots": [SLOT, {**SLOT, "band": "hard"}]}, "pipeline.slots: [1].name 's' repeats the name of [0]"),
+        ({"slots": [{**SLOT, "size": 7}]}, "pipeline.slots[0].stars: no layout exists for a 7x7 board with 2"),
+        ({"slots": [{**SLOT, "game": "queens", "stars": 2}]}, "pipeline.slots[0].stars: queens has one queen"),
+        ({"slots": [{**SLOT, "game": "queens", "stars": 1, "band": "expert"}]}, "pipeline.slots[0].band: queens"),
+        ({"slots": [{**SLOT, "band": "insane"}]}, "pipeline.slots[0].band: Input should be"),
+        ({"slots": [{**SLOT, "colour": "red"}]}, "pipeline.slots[0].colour: unknown key"),
+        ({"timezone": "Mars/Olympus"}, "pipeline.timezone: unknown time zone 'Mars/Olympus'"),
+        ({"nightly_cron": "every night"}, "pipeline.nightly_cron: cron 'every night' needs five fields"),
+        ({"database_url": "data/x.db"}, "pipeline: database_url 'data/x.db' is not a URL"),
+        ({"slots": []}, "pipeline.slots: List should have at least 1 item"),
+    ],
+)
+def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, pipeline: dict, expected: str) -> None:
+    import yaml
+
+    path = write(tmp_path, yaml.safe_dump({"pipeline": pipeline}))
+    with pytest.raises(ConfigError) as caught:
+        load_settings(path)
+    message = str(caught.value)
+    assert isinstance(caught.value, InputError)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: ")
+    assert expected in message
+
+
+def test_unknown_section_and_bad_yaml_and_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r": schedule: unknown key$"):
+        load_settings(write(tmp_path, "schedule: {}\n"))
+    with pytest.raises(ConfigError, match=r"at line 3, column 1$"):
+        load_settings(write(tmp_path, "pipeline:\n  slots: [\n"))
+    with pytest.raises(ConfigError, match="expected a mapping of sections"):
+        load_settings(write(tmp_path, "- just\n- a list\n"))
+    with pytest.raises(ConfigError, match="config file not found"):
+        load_settings(tmp_path / "absent.yaml")
