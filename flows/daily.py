@@ -18,7 +18,7 @@ from prefect.artifacts import create_progress_artifact, create_table_artifact, u
 from prefect.futures import PrefectFuture
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
-from starbattle_core.generator import GENERATOR_VERSION, GeneratorConfig, near_duplicate
+from starbattle_core.generator import GeneratorConfig, near_duplicate
 from starbattle_core.grader import SOLVER_VERSION, GradingConfig
 from starbattle_core.puzzle import coords_to_cells
 
@@ -26,7 +26,7 @@ from . import store
 from .artifacts import publish_day
 from .dates import date_range, parse_date, today
 from .settings import Settings, SlotConfig, load_settings
-from .tasks import SlotOutcome, database, generate_slot, record_effort, schedule_board
+from .tasks import GENERATOR_VERSION, SlotOutcome, database, generate_slot, record_effort, schedule_board
 
 
 class UnfilledSlots(RuntimeError):
@@ -50,10 +50,6 @@ def task_runner(settings: Settings) -> Any:
     return ProcessPoolTaskRunner(max_workers=workers) if workers > 1 else ThreadPoolTaskRunner(max_workers=1)
 
 
-def _engine_config(settings: Settings) -> tuple[GeneratorConfig, GradingConfig]:
-    return GeneratorConfig.model_validate(settings.generator), settings.grading
-
-
 def _day_masks(boards: list[store.ScheduledBoard]) -> dict[tuple[int, int], list[int]]:
     """The star masks already published on a day, by (size, stars): only boards of one shape can be near-duplicates."""
     masks: dict[tuple[int, int], list[int]] = {}
@@ -66,7 +62,7 @@ def fill_dates(settings: Settings, dates: list[dt.date], force: bool, kind: str,
     """Fill every slot of `dates` (all slots again when `force`); see the module docstring."""
     pipeline = settings.pipeline
     engine = database(pipeline.resolved_database_url())
-    generator, grading = _engine_config(settings)
+    generator, grading = settings.generator, settings.grading
     run_id = store.start_run(
         engine,
         name=str(runtime.flow_run.name or kind),
@@ -103,7 +99,8 @@ def fill_dates(settings: Settings, dates: list[dt.date], force: bool, kind: str,
                         "grading": grading,
                         "avoid": tuple(avoid.get((slot.size, slot.stars), ())),
                     }
-                    futures[(date, slot.name)] = runner.submit(generate_slot, parameters=parameters)
+                    tagged = generate_slot.with_options(tags=[slot.game, slot.band])
+                    futures[(date, slot.name)] = runner.submit(tagged, parameters=parameters)
             for done, (date, todo) in enumerate(work, start=1):
                 chosen = _day_masks([] if force else store.day_boards(engine, date))
                 for position, slot in todo:
@@ -154,7 +151,7 @@ def _publish(
         attempt = outcome.effort.attempt + 1
         if attempt - first >= pipeline.attempts:
             return False
-        outcome = generate_slot(
+        outcome = generate_slot.with_options(tags=[slot.game, slot.band])(
             slot, date, attempt, pipeline.slot_budget(slot), generator, grading, tuple(chosen.get(shape, ()))
         )
 

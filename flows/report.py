@@ -55,6 +55,13 @@ def rejection_rows(stats: Iterable[SlotStats]) -> list[dict[str, Any]]:
     return rows
 
 
+def rejection_summary(rejections: dict[str, int]) -> str:
+    """Rejections as "ambiguous 12, stuck 3", in the order candidates meet the gates; "none" when there are none."""
+    order = [*REASONS, *sorted(set(rejections) - set(REASONS))]
+    parts = [f"{reason} {rejections[reason]}" for reason in order if rejections.get(reason)]
+    return ", ".join(parts) or "none"
+
+
 def board_title(board: ScheduledBoard) -> str:
     game = GAME_TITLES.get(board.game, board.game)
     stars = f" {board.stars}-star" if board.game == "starbattle" else ""

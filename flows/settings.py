@@ -16,6 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from starbattle_core.generator import GeneratorConfig, Slot
 from starbattle_core.grader import GradingConfig
 from starbattle_core.puzzle import MAX_SIZE, InputError, layouts_exist
 
@@ -64,6 +65,19 @@ class SlotConfig(_Strict):
         if info.data.get("game") == "queens" and band not in QUEENS_BANDS:
             raise ValueError(f"queens bands are {', '.join(QUEENS_BANDS)}, not {band}")
         return band
+
+
+    @model_validator(mode="after")
+    def _generator_accepts(self) -> "SlotConfig":
+        # The generator's own checks (its size range, for one) apply to every slot it will be asked to fill.
+        try:
+            self.as_generator_slot()
+        except InputError as error:
+            raise ValueError(str(error)) from None
+        return self
+
+    def as_generator_slot(self) -> Slot:
+        return Slot(game=self.game, size=self.size, stars=self.stars, band=self.band)
 
 
 def _default_slots() -> list[SlotConfig]:
@@ -146,8 +160,7 @@ class Settings(_Strict):
     """The whole configuration: how boards are graded, how they are made, and what runs when."""
 
     grading: GradingConfig = Field(default_factory=GradingConfig)
-    # Typed loosely until the generator package exports GeneratorConfig; validated by it when a run starts.
-    generator: dict[str, Any] = Field(default_factory=dict)
+    generator: GeneratorConfig = Field(default_factory=GeneratorConfig)
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
 
     def config_hash(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import time
+from importlib import metadata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -19,7 +20,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
-from starbattle_core.generator import GeneratorConfig, Slot, board_to_json, generate
+from starbattle_core.generator import GeneratorConfig, board_to_json, generate
 from starbattle_core.grader import GradingConfig, grade, walkthrough_json
 from starbattle_core.layouts import layout_bank
 
@@ -27,6 +28,11 @@ from . import store
 from .db import open_database
 from .settings import SlotConfig
 from .store import AcceptedBoard, Effort
+
+
+# The generator has no version string of its own: the project's version names the code that made a board (the
+# step solver's version, stored with every solve path, names the grading).
+GENERATOR_VERSION = f"starbattle {metadata.version('starbattle')}"
 
 
 @dataclass(frozen=True)
@@ -66,8 +72,8 @@ def accepted_board(board: Any) -> AcceptedBoard:
         fun=float(shared["fun"]),
         looks=float(shared["looks"]),
         seed=int(shared["seed"]),
-        generator_version=str(shared["version"]),
-        solver_version=str(board.grade.version),
+        generator_version=GENERATOR_VERSION,
+        solver_version=str(shared["version"]),
         steps=walkthrough_json(board.puzzle, board.grade),
         layout_rows=store.layout_rows_bytes(shared["solution"], int(shared["size"])),
     )
@@ -87,7 +93,7 @@ def generate_slot(
     seed = derive_seed(date, slot.name, attempt)
     began = time.perf_counter()
     generation = generate(
-        Slot(game=slot.game, size=slot.size, stars=slot.stars, band=slot.band),
+        slot.as_generator_slot(),
         seed,
         budget_seconds,
         config=generator,

@@ -26,7 +26,7 @@ from flows import store
 from flows.dates import date_range, parse_date, today
 from flows.db import open_database
 from flows.environment import prepare_prefect
-from flows.report import board_picture, board_rows, board_title, rejection_rows
+from flows.report import board_picture, board_rows, board_title, rejection_summary
 from flows.server import dashboard_url, healthy, prefect_api, server_command
 from flows.settings import Settings, load_settings
 from starbattle_core.formats import puzzle_to_puzzlink
@@ -38,9 +38,9 @@ DATE_HELP = "A date as YYYY-MM-DD (default: today in the configured time zone)."
 FORMATS = ("json", "jsonl", "puzzlink")
 
 
-def _open() -> tuple[Settings, Engine]:
+def _open(settings: Settings | None = None) -> tuple[Settings, Engine]:
     """The settings and the database, both checked before anything else happens."""
-    settings = load_settings()
+    settings = settings or load_settings()
     return settings, open_database(settings.pipeline.resolved_database_url())
 
 
@@ -106,8 +106,9 @@ def daily(
     force: bool = typer.Option(False, "--force", help="Make the date's boards again even when it is complete."),
 ) -> None:
     """Fill the daily slots of a date and print its boards and counters."""
-    settings, engine = _open()
+    settings = load_settings()
     day = _date(settings, date)
+    settings, engine = _open(settings)
     total = len(settings.pipeline.slots)
     filled = (lambda: 0) if force else _slot_count(engine, [day], settings)
     with _progress(f"daily {day}", total, filled):
@@ -128,8 +129,9 @@ def backfill(
     force: bool = typer.Option(False, "--force", help="Make complete dates again too."),
 ) -> None:
     """Fill every date of a range on both cores, skipping dates that are already complete."""
-    settings, engine = _open()
+    settings = load_settings()
     dates = date_range(parse_date(start, "--start"), parse_date(end, "--end"))
+    settings, engine = _open(settings)
     total = len(dates) * len(settings.pipeline.slots)
     filled = (lambda: 0) if force else _slot_count(engine, dates, settings)
     with _progress(f"backfill {dates[0]}..{dates[-1]}", total, filled):
@@ -279,14 +281,16 @@ def _print_day(engine: Engine, day: dt.date) -> None:
 
 
 def _print_counters(stats: list[store.SlotStats], title: str) -> None:
-    rows = rejection_rows(stats)
-    if not rows:
+    if not stats:
         return
     table = Table(title=title)
-    for column in rows[0]:
-        table.add_column(column.replace("_", " "), justify="left" if column == "slot" else "right")
-    for row in rows:
-        table.add_row(*(str(value) for value in row.values()))
+    for column in ("slot", "attempts", "accepted", "candidates", "rejections", "seconds"):
+        table.add_column(column, justify="left" if column in ("slot", "rejections") else "right")
+    for slot in stats:
+        table.add_row(
+            slot.slot, str(slot.attempts), str(slot.accepted), str(slot.candidates),
+            rejection_summary(slot.rejections), f"{slot.seconds:.1f}",
+        )
     Console().print(table)
 
 

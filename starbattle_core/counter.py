@@ -48,6 +48,29 @@ class _Tables:
     cell_units: tuple[tuple[Cells, Cells, Cells], ...]
     # For each cell: the 2x2 block with the cell at its top-left corner, clipped to the board.
     block: tuple[Cells, ...]
+    regions: tuple[Cells, ...]
+    # The region masks of the transposed board (cell r*size+c <-> c*size+r), for the column-wise band analysis.
+    regions_transposed: tuple[Cells, ...]
+    # For every band of one or two rows: (top row, the pieces of each region in the band as (region, mask)); then
+    # the same for the transposed board.
+    strips: tuple[tuple[int, int, tuple[tuple[int, Cells], ...]], ...]
+    strips_transposed: tuple[tuple[int, int, tuple[tuple[int, Cells], ...]], ...]
+    # Transposition by table: for each chunk of a row, (bit offset, width, table of that chunk's bits spread to
+    # the transposed positions).
+    spread: tuple[tuple[int, int, tuple[Cells, ...]], ...]
+
+    def transpose(self, cells: Cells) -> Cells:
+        n = self.size
+        full = (1 << n) - 1
+        result = 0
+        for r in range(n):
+            row = (cells >> (r * n)) & full
+            if row:
+                for offset, width, table in self.spread:
+                    part = (row >> offset) & ((1 << width) - 1)
+                    if part:
+                        result |= table[part] << r
+        return result
 
 
 @lru_cache(maxsize=256)
@@ -76,11 +99,89 @@ def _tables(size: int, stars: int, regions: tuple[int, ...]) -> _Tables:
                         block |= 1 << ((r + dr) * n + c + dc)
             blocks.append(block)
     cell_units = tuple((rows[i // n], cols[i % n], region_masks[regions[i]]) for i in range(n * n))
-    return _Tables(n, stars, tuple(rows + cols + region_masks), tuple(closes), cell_units, tuple(blocks))
+    transposed_regions = [0] * n
+    for cell, region in enumerate(regions):
+        r, c = divmod(cell, n)
+        transposed_regions[region] |= 1 << (c * n + r)
+    return _Tables(
+        n,
+        stars,
+        tuple(rows + cols + region_masks),
+        tuple(closes),
+        cell_units,
+        tuple(blocks),
+        tuple(region_masks),
+        tuple(transposed_regions),
+        _strips(n, region_masks),
+        _strips(n, transposed_regions),
+        _spread_tables(n),
+    )
 
 
-class _Dead(Exception):
-    """A contradiction found by propagation (internal control flow only)."""
+def _strips(n: int, regions: list[Cells]) -> tuple[tuple[int, int, tuple[tuple[int, Cells], ...]], ...]:
+    strips = []
+    for height in (1, 2):
+        for top in range(n - height + 1):
+            band = ((1 << (height * n)) - 1) << (top * n)
+            pieces = tuple((index, mask & band) for index, mask in enumerate(regions) if mask & band)
+            strips.append((top, height, pieces))
+    return tuple(strips)
+
+
+@lru_cache(maxsize=None)
+def _spread_tables(n: int) -> tuple[tuple[int, int, tuple[Cells, ...]], ...]:
+    """Tables that transpose a board row chunk by chunk (chunks of at most 10 bits keep them small)."""
+    chunks = -(-n // 10)
+    width = -(-n // chunks)
+    spread = []
+    for offset in range(0, n, width):
+        w = min(width, n - offset)
+        table = [0]
+        for bit in range(w):
+            single = 1 << ((offset + bit) * n)
+            table += [mask | single for mask in table]
+        spread.append((offset, w, tuple(table)))
+    return tuple(spread)
+
+
+def _strip_tightness(columns: Cells) -> tuple[int, Cells, Cells]:
+    """How many stars fit in a strip of one or two rows whose open columns are `columns` (stars in a strip sit in
+    distinct, non-adjacent columns), and, when the strip must take exactly that many: the columns that must hold
+    a star (even offsets of odd runs) and the columns that must stay empty (odd offsets of odd runs)."""
+    capacity = 0
+    star_columns = 0
+    empty_columns = 0
+    while columns:
+        low = columns & -columns
+        run = ((columns + low) & ~columns) - low  # the run of ones starting at `low`
+        length = run.bit_count()
+        capacity += (length + 1) // 2
+        if length % 2:
+            evens = 0
+            for i in range(0, length, 2):
+                evens |= low << i
+            star_columns |= evens
+            empty_columns |= run & ~evens
+        columns &= ~run
+    return capacity, star_columns, empty_columns
+
+
+class _TightTable(dict):  # type: ignore[type-arg]
+    """Strip tightness by open columns, filled on first use (shared by every board size)."""
+
+    def __missing__(self, columns: Cells) -> tuple[int, Cells, Cells]:
+        value = self[columns] = _strip_tightness(columns)
+        return value
+
+
+class _CapacityTable(dict):  # type: ignore[type-arg]
+    def __missing__(self, columns: Cells) -> int:
+        value = self[columns] = _TIGHT[columns][0]
+        return value
+
+
+_TIGHT = _TightTable()
+_CAPACITY = _CapacityTable()
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2, *, stars: Cells = 0, empty: Cells = 0) -> CountResult:
@@ -99,7 +200,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, stars: Cells = 0, empty: 
     open_cells = puzzle.all_cells & ~forced_empty
     state = _place_all(tables, 0, open_cells, forced_stars)
     if state is not None:
-        search.run(*state)
+        units = len(tables.units)
+        search.run(*state, [-1] * units, [_NEVER] * units)
     found = tuple(search.solutions)
     exact = len(found) < limit
     return CountResult(len(found), exact, found, search.nodes, (time.perf_counter() - start) * 1000.0)
@@ -124,6 +226,9 @@ def _place_all(tables: _Tables, stars: Cells, open_cells: Cells, new: Cells) -> 
     return stars, open_cells
 
 
+_NEVER = 1 << 60  # the branching score of a unit with nothing left to place
+
+
 class _Search:
     def __init__(self, tables: _Tables, limit: int) -> None:
         self.tables = tables
@@ -132,10 +237,13 @@ class _Search:
         self.nodes = 0
         self.total = tables.size * tables.stars
 
-    def run(self, stars: Cells, open_cells: Cells) -> None:
-        """Depth-first search from a state; returns when the subtree is done or the limit is reached."""
+    def run(self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]) -> None:
+        """Depth-first search from a state; returns when the subtree is done or the limit is reached.
+
+        `seen` and `scores` are the parent's per-unit memo (see `propagate`); this call may change them.
+        """
         self.nodes += 1
-        result = self.propagate(stars, open_cells)
+        result = self.propagate(stars, open_cells, seen, scores)
         if result is None:
             return
         stars, open_cells, choice, need = result
@@ -155,15 +263,19 @@ class _Search:
             for unit in cell_units[cell]:
                 if (child_stars & unit).bit_count() == quota:
                     child_open &= ~unit
-            self.run(child_stars, child_open)
+            self.run(child_stars, child_open, seen[:], scores[:])
             if len(self.solutions) >= self.limit:
                 return
             open_cells &= ~bit
 
-    def propagate(self, stars: Cells, open_cells: Cells) -> tuple[Cells, Cells, Cells, int] | None:
+    def propagate(
+        self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
+    ) -> tuple[Cells, Cells, Cells, int] | None:
         """Apply the unit rules until nothing changes; None on a contradiction.
 
-        Returns the new state and the unit to branch on (its open cells and remaining need).
+        Returns the new state and the unit to branch on (its open cells and remaining need). A unit is examined
+        again only when its open cells differ from `seen` (what they were when it was last examined, in this
+        node or its parent); `scores` keeps each unit's branching score (how many branches it would give).
         """
         tables = self.tables
         quota = tables.stars
@@ -171,13 +283,15 @@ class _Search:
         closes = tables.closes
         cell_units = tables.cell_units
         block = tables.block
+        never = _NEVER
         while True:
             changed = False
-            best_score = 1 << 60
-            best_cells = 0
-            best_need = 0
-            for unit in units:
+            for index, unit in enumerate(units):
                 cells = open_cells & unit
+                if cells == seen[index]:
+                    continue
+                seen[index] = cells
+                scores[index] = never
                 need = quota - (stars & unit).bit_count()
                 count = cells.bit_count()
                 if count <= need:
@@ -188,28 +302,55 @@ class _Search:
                     forced = cells
                 else:
                     if need == 1:
-                        if count < best_score:
-                            best_score, best_cells, best_need = count, cells, need
+                        if count <= 4:
+                            # One star among a few cells: the cells touching all of them are empty.
+                            common = open_cells & ~cells
+                            rest = cells
+                            while rest and common:
+                                low = rest & -rest
+                                common &= closes[low.bit_length() - 1]
+                                rest ^= low
+                            if common:
+                                open_cells &= ~common
+                                changed = True
+                        scores[index] = count
                         continue
                     # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
                     rest = cells
-                    singles = 0
+                    pieces = []
                     covers = 0
                     while rest and covers <= need:
                         low = rest & -rest
                         piece = rest & block[low.bit_length() - 1]
-                        if piece == low:
-                            singles |= low
+                        pieces.append(piece)
                         rest &= ~piece
                         covers += 1
                     if covers < need:
                         return None
-                    if covers > need or not singles:
-                        score = comb(count, need)
-                        if score < best_score:
-                            best_score, best_cells, best_need = score, cells, need
+                    if covers == need:
+                        # Every block holds exactly one star: a lone cell is a star, and the cells touching a
+                        # whole block are empty.
+                        forced = 0
+                        for piece in pieces:
+                            if piece & (piece - 1):
+                                common = open_cells & ~piece
+                                rest = piece
+                                while rest and common:
+                                    low = rest & -rest
+                                    common &= closes[low.bit_length() - 1]
+                                    rest ^= low
+                                if common:
+                                    open_cells &= ~common
+                                    changed = True
+                            else:
+                                forced |= piece
+                        if forced:
+                            changed = True
+                    else:
+                        forced = 0
+                    if not forced:
+                        scores[index] = count - need + 1
                         continue
-                    forced = singles
                 # Put a star on every forced cell.
                 while forced:
                     bit = forced & -forced
@@ -223,5 +364,147 @@ class _Search:
                         if (stars & other).bit_count() == quota:
                             open_cells &= ~other
                 changed = True
-            if not changed:
-                return stars, open_cells, best_cells, best_need
+            if changed:
+                continue
+            # The unit rules stall: look at bands of rows, then (on the transposed board) bands of columns.
+            found = _band_deductions(tables, open_cells, stars, tables.regions, tables.strips)
+            if found is None:
+                return None
+            empty, forced = found
+            transpose = tables.transpose
+            found = _band_deductions(
+                tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
+            )
+            if found is None:
+                return None
+            empty |= transpose(found[0])
+            forced |= transpose(found[1])
+            if not (empty & open_cells or forced):
+                best = min(range(len(units)), key=scores.__getitem__)
+                unit = units[best]
+                return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()
+            open_cells &= ~empty
+            while forced:
+                bit = forced & -forced
+                forced ^= bit
+                if not open_cells & bit:
+                    return None
+                cell = bit.bit_length() - 1
+                stars |= bit
+                open_cells &= ~closes[cell]
+                for other in cell_units[cell]:
+                    if (stars & other).bit_count() == quota:
+                        open_cells &= ~other
+
+
+def _band_deductions(
+    tables: _Tables,
+    open_cells: Cells,
+    stars: Cells,
+    regions: tuple[Cells, ...],
+    strips: tuple[tuple[int, int, tuple[tuple[int, Cells], ...]], ...],
+) -> tuple[Cells, Cells] | None:
+    """Pigeonhole on bands of rows: returns (cells to empty, cells to star), or None on a contradiction.
+
+    - Strips of one or two rows hold their stars in distinct, non-adjacent columns, so the open columns of a strip
+      bound how many stars it can take. Each region gives a strip at most min(its need, what its piece of the
+      strip holds): if that sum is short of the strip's need the branch is dead; if it is exactly the need, every
+      region gives all it can (a region that can give its whole need has no star outside the strip, one that gives
+      less fills its piece as tightly as possible, which fixes the odd runs of columns).
+    - Regions whose open cells all lie in rows a..b must take their remaining stars there: more than those rows
+      still need is a contradiction; exactly as many means every other open cell of those rows is empty.
+    """
+    n = tables.size
+    quota = tables.stars
+    full = (1 << n) - 1
+    capacity_of = _CAPACITY
+    tight_of = _TIGHT
+    need = [quota - ((stars >> shift) & full).bit_count() for shift in range(0, n * n, n)]
+    region_need = [quota - (stars & region).bit_count() for region in regions]
+    empty = 0
+    forced = 0
+    both_rows = 1 | (1 << n)
+    for top, height, pieces in strips:
+        shift = top * n
+        if height == 1:
+            strip_need = need[top]
+            if not strip_need:
+                continue
+        else:
+            strip_need = need[top] + need[top + 1]
+            if not strip_need:
+                continue
+            # The whole pair of rows: its open columns may hold fewer stars than its pieces together.
+            part = open_cells >> shift
+            upper = part & full
+            lower = (part >> n) & full
+            capacity, star_columns, empty_columns = tight_of[upper | lower]
+            if capacity <= strip_need:
+                if capacity < strip_need:
+                    return None
+                empty |= (empty_columns * both_rows) << shift
+                lone = star_columns & (upper ^ lower)
+                if lone:
+                    forced |= ((lone & upper) | ((lone & lower) << n)) << shift
+        total = 0
+        for index, piece in pieces:
+            cells = open_cells & piece
+            if cells:
+                cells >>= shift
+                capacity = capacity_of[(cells | (cells >> n)) & full]
+                region_left = region_need[index]
+                total += capacity if capacity < region_left else region_left
+        if total > strip_need:
+            continue
+        if total < strip_need:
+            return None
+        for index, piece in pieces:
+            cells = open_cells & piece
+            if cells:
+                part = cells >> shift
+                upper = part & full
+                lower = part >> n
+                capacity, star_columns, empty_columns = tight_of[upper | lower]
+                if region_need[index] <= capacity:
+                    empty |= open_cells & regions[index] & ~piece
+                else:
+                    empty |= ((empty_columns * both_rows) << shift) & cells
+                    lone = star_columns & (upper ^ lower)
+                    if lone:
+                        forced |= ((lone & upper) | ((lone & lower) << n)) << shift
+    # Regions confined to a band of rows (bands of any height).
+    spans = []
+    for index, region in enumerate(regions):
+        cells = open_cells & region
+        if cells:
+            spans.append(
+                (
+                    (cells.bit_length() - 1) // n,
+                    ((cells & -cells).bit_length() - 1) // n,
+                    region_need[index],
+                    cells,
+                )
+            )
+    spans.sort()  # by bottom row
+    prefix = [0]
+    for value in need:
+        prefix.append(prefix[-1] + value)
+    count = len(spans)
+    for top in sorted({span[1] for span in spans}):
+        inside_need = 0
+        inside_cells = 0
+        for j in range(count):
+            bottom, low, region_left, cells = spans[j]
+            if low < top:
+                continue
+            inside_need += region_left
+            inside_cells |= cells
+            if j + 1 < count and spans[j + 1][0] == bottom:
+                continue
+            band_need = prefix[bottom + 1] - prefix[top]
+            if inside_need >= band_need:
+                if inside_need > band_need:
+                    return None
+                band = ((1 << ((bottom - top + 1) * n)) - 1) << (top * n)
+                empty |= open_cells & band & ~inside_cells
+    return empty, forced

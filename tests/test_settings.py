@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from flows.settings import ConfigError, Settings, load_settings, validate_settings
 from starbattle_core.puzzle import InputError, layouts_exist
@@ -73,12 +74,30 @@ def test_config_hash_follows_the_settings() -> None:
         ({"nightly_cron": "every night"}, "pipeline.nightly_cron: cron 'every night' needs five fields"),
         ({"database_url": "data/x.db"}, "pipeline: database_url 'data/x.db' is not a URL"),
         ({"slots": []}, "pipeline.slots: List should have at least 1 item"),
+        ({"slots": [{**SLOT, "size": 1, "stars": 1}]}, "pipeline.slots[0]: slot size 1 out of range 4..30"),
+        ({"budget_seconds": 0}, "pipeline.budget_seconds: Input should be greater than 0"),
     ],
 )
 def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, pipeline: dict, expected: str) -> None:
-    import yaml
+    check_mistake(tmp_path, {"pipeline": pipeline}, expected)
 
-    path = write(tmp_path, yaml.safe_dump({"pipeline": pipeline}))
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ({"grading": {"easy_below": "low"}}, "grading.easy_below: Input should be a valid integer"),
+        ({"grading": {"medium_below": 100}}, "grading: band cutoffs must rise"),
+        ({"grading": {"experience": {"bogus": 1}}}, "grading.experience.bogus: unknown key"),
+        ({"generator": {"fun_gate": 120}}, "generator.fun_gate: Input should be less than or equal to 100"),
+        ({"generator": {"repair_rounds": 15}}, "generator.repair_rounds: unknown key"),
+    ],
+)
+def test_each_engine_section_mistake_names_its_key(tmp_path: Path, raw: dict, expected: str) -> None:
+    check_mistake(tmp_path, raw, expected)
+
+
+def check_mistake(tmp_path: Path, raw: dict, expected: str) -> None:
+    path = write(tmp_path, yaml.safe_dump(raw))
     with pytest.raises(ConfigError) as caught:
         load_settings(path)
     message = str(caught.value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import excluded_by, placements, unit_fits
+from .propagation import capacity, excluded_by, placements, tight_marks, unit_fits
 from .step import Deduction
 
 
@@ -51,7 +51,8 @@ def _cases_sentence(
     shown = "; ".join("+".join(geometry.cell_name(c) for c in iter_cells(way)) for way in ways[:4])
     more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
     count = "one way" if len(ways) == 1 else f"{len(ways)} ways"
-    head = f"{unit.label} needs {need} more stars, and they fit {count} ({shown}{more})"
+    verb = "need" if unit.kind in ("rows", "columns") else "needs"
+    head = f"{unit.label} {verb} {need} more stars, and they fit {count} ({shown}{more})"
     parts = []
     if always:
         parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'} in every way")
@@ -99,3 +100,27 @@ def _removed_by_star(geometry: Geometry, state: State, open_cells: Cells, cell: 
         if geometry.need(unit, state) == 1:
             gone |= unit.mask
     return gone & open_cells & ~(1 << cell)
+
+
+def tight_room(geometry: Geometry, state: State, *, kind: str) -> Deduction | None:
+    """A row or column (kind "lines"), or a band of two (kind "bands"), whose open cells have room for exactly the
+    stars it needs: every run of open cells must hold as many as it can (see `tight_marks`)."""
+    open_cells = geometry.open_cells(state)
+    for unit in _units_of_kind(geometry, kind):
+        need = geometry.need(unit, state)
+        if need <= 0 or capacity(geometry, unit, open_cells) != need:
+            continue
+        stars, empties = tight_marks(geometry, unit, open_cells, need)
+        if stars or empties:
+            verb = "need" if unit.kind in ("rows", "columns") else "needs"
+            parts = []
+            if stars:
+                parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
+            if empties:
+                parts.append(f"{geometry.names(empties)} {'is' if empties.bit_count() == 1 else 'are'} empty")
+            sentence = (
+                f"{unit.label} {verb} {need} more stars and {'its' if verb == 'needs' else 'their'} open cells have "
+                f"room for exactly {need} with no two touching, so every run of them is full: " + "; ".join(parts)
+            )
+            return Deduction(stars, empties, (unit.label,), sentence)
+    return None

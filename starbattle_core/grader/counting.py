@@ -1,31 +1,45 @@
 """Confinement and counting over unions of units.
 
-If the open cells of some regions all lie inside some rows, and those regions need as many stars as those rows,
-then the rows' stars all go into those regions: every other open cell of the rows is empty. The converse holds
-with rows inside regions, and both with columns. `size` is the number of units on the larger side of the
-argument (1 = one region inside one row, the simplest confinement); larger unions are harder to see.
+If the open cells of some regions all lie inside some rows, the rows' remaining stars are the regions' stars plus
+the rest: when both sides need as many stars, every other open cell of the rows is empty (`union_confinement`);
+when the rows need d more, the rest of the rows holds exactly d stars, which may fit only a few ways
+(`union_remainder`). The converse holds with rows inside regions, and both with columns. `size` is the number of
+units on the larger side of the argument (1 = one region inside one row, the simplest confinement); larger unions
+are harder to see.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterator
+
 from ..puzzle import Cells
 from .geometry import Geometry, State, Unit
+from .propagation import excluded_by, placements_in
 from .step import Deduction
 
 
-def union_confinement(geometry: Geometry, state: State, *, inner: str, size: int) -> Deduction | None:
-    """Units of the `inner` kind ("regions" or "lines") whose open cells lie in units of the other kind,
-    with equal needs on both sides and `size` units on the larger side: the rest of the outer units is empty."""
+@dataclass(frozen=True)
+class Confinement:
+    """Inner units whose open cells lie inside the outer units; `extra` = outer need minus inner need."""
+
+    inner: tuple[Unit, ...]
+    outer: tuple[Unit, ...]
+    inside: Cells  # open cells of the inner units
+    rest: Cells  # open cells of the outer units outside the inner ones
+    extra: int
+
+
+def confinements(geometry: Geometry, state: State, inner: str, size: int) -> Iterator[Confinement]:
+    """Every confinement of inner units ("regions" or "lines") in units of the other kind with `size` units on
+    the larger side, rows before columns, in index order."""
     open_cells = geometry.open_cells(state)
     if inner == "regions":
         pairs = [(geometry.regions, geometry.rows), (geometry.regions, geometry.columns)]
     else:
         pairs = [(geometry.rows, geometry.regions), (geometry.columns, geometry.regions)]
     for inner_units, outer_units in pairs:
-        found = _search(geometry, state, open_cells, inner_units, outer_units, size)
-        if found:
-            return found
-    return None
+        yield from _search(geometry, state, open_cells, inner_units, outer_units, size)
 
 
 def _search(
@@ -35,39 +49,93 @@ def _search(
     inner_units: tuple[Unit, ...],
     outer_units: tuple[Unit, ...],
     size: int,
-) -> Deduction | None:
+) -> Iterator[Confinement]:
     active = [u for u in inner_units if u.mask & open_cells]
     outer_open = [u.mask & open_cells for u in outer_units]
     outer_need = [geometry.need(u, state) for u in outer_units]
-    # For each active inner unit: the set (bits = positions in outer_units) of outer units its open cells touch.
+    # For each active inner unit: the outer units (bits = positions in outer_units) its open cells reach.
     spans = []
     for unit in active:
         own = unit.mask & open_cells
         spans.append(sum(1 << j for j, cells in enumerate(outer_open) if cells & own))
     needs = [geometry.need(u, state) for u in active]
 
-    def grow(start: int, chosen: list[int], span: int, need: int, inside: Cells) -> Deduction | None:
+    def grow(start: int, chosen: tuple[int, ...], span: int, need: int, inside: Cells) -> Iterator[Confinement]:
         if chosen and max(len(chosen), span.bit_count()) == size:
-            outer_need_total = sum(outer_need[j] for j in _bits(span))
-            if outer_need_total == need:
-                outer_cells = 0
-                for j in _bits(span):
-                    outer_cells |= outer_open[j]
-                gone = outer_cells & ~inside
-                if gone:
-                    return _sentence(geometry, [active[i] for i in chosen], [outer_units[j] for j in _bits(span)], gone)
+            outer = _bits(span)
+            outer_cells = 0
+            for j in outer:
+                outer_cells |= outer_open[j]
+            extra = sum(outer_need[j] for j in outer) - need
+            if extra >= 0 and outer_cells & ~inside:
+                yield Confinement(
+                    tuple(active[i] for i in chosen), tuple(outer_units[j] for j in outer), inside, outer_cells & ~inside, extra
+                )
         if len(chosen) == size:
-            return None
+            return
         for i in range(start, len(active)):
             wider = span | spans[i]
-            if wider.bit_count() > size:
-                continue
-            found = grow(i + 1, chosen + [i], wider, need + needs[i], inside | (active[i].mask & open_cells))
-            if found:
-                return found
-        return None
+            if wider.bit_count() <= size:
+                yield from grow(i + 1, chosen + (i,), wider, need + needs[i], inside | (active[i].mask & open_cells))
 
-    return grow(0, [], 0, 0, 0)
+    yield from grow(0, (), 0, 0, 0)
+
+
+def union_confinement(geometry: Geometry, state: State, *, inner: str, size: int) -> Deduction | None:
+    """Inner units whose open cells lie in outer units needing as many stars: the rest of the outer units is
+    empty."""
+    for found in confinements(geometry, state, inner, size):
+        if found.extra == 0:
+            outer_text = _join([u.label for u in found.outer])
+            verb, need = ("lies", "needs") if len(found.inner) == 1 else ("lie", "need")
+            sentence = (
+                f"{_join([u.label for u in found.inner])} {verb} inside {outer_text} and {need} as many stars, "
+                f"so the other cells of {outer_text} are empty: {geometry.names(found.rest)}"
+            )
+            return Deduction(0, found.rest, _labels(found), sentence)
+    return None
+
+
+def union_remainder(geometry: Geometry, state: State, *, inner: str, size: int, limit: int) -> Deduction | None:
+    """Inner units inside outer units that need `extra` more stars: the rest of the outer units holds exactly
+    that many; when they fit at most `limit` ways, what every way shares is proved (cells starred in all ways,
+    cells of the rest in none, cells every way empties)."""
+    open_cells = geometry.open_cells(state)
+    for found in confinements(geometry, state, inner, size):
+        if found.extra == 0:
+            continue
+        ways = placements_in(geometry, state, found.rest, found.extra, limit)
+        if not ways:
+            continue
+        always = geometry.all_cells
+        anywhere = 0
+        hit = open_cells & ~found.rest
+        for way in ways:
+            always &= way
+            anywhere |= way
+            if hit:
+                hit &= excluded_by(geometry, state, way)
+        never = found.rest & ~anywhere
+        if not (always | never | hit):
+            continue
+        parts = []
+        if always:
+            parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'}")
+        if never | hit:
+            parts.append(f"{geometry.names(never | hit)} {'is' if (never | hit).bit_count() == 1 else 'are'} empty")
+        outer_text = _join([u.label for u in found.outer])
+        verb = "lies" if len(found.inner) == 1 else "lie"
+        sentence = (
+            f"{_join([u.label for u in found.inner])} {verb} inside {outer_text}, so the rest of {outer_text} holds "
+            f"exactly {found.extra} star{'s' if found.extra > 1 else ''}, which fit{'s' if len(ways) == 1 else ''} "
+            f"{'one way' if len(ways) == 1 else f'{len(ways)} ways'}: " + "; ".join(parts)
+        )
+        return Deduction(always, never | hit, _labels(found), sentence)
+    return None
+
+
+def _labels(found: Confinement) -> tuple[str, ...]:
+    return tuple(u.label for u in found.inner + found.outer)
 
 
 def _bits(mask: int) -> list[int]:
@@ -77,18 +145,6 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def _sentence(geometry: Geometry, inner: list[Unit], outer: list[Unit], gone: Cells) -> Deduction:
-    labels = tuple(u.label for u in inner + outer)
-    inner_text = _join([u.label for u in inner])
-    outer_text = _join([u.label for u in outer])
-    verb = "lies" if len(inner) == 1 else "lie"
-    sentence = (
-        f"{inner_text} {verb} inside {outer_text} and need{'s' if len(inner) == 1 else ''} as many stars, "
-        f"so the other cells of {outer_text} are empty: {geometry.names(gone)}"
-    )
-    return Deduction(0, gone, labels, sentence)
 
 
 def _join(words: list[str]) -> str:

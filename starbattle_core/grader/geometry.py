@@ -58,6 +58,11 @@ class Geometry:
             Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, f"columns {i + 1}-{i + 2}")
             for i in range(n - 1)
         )
+        # Plain tuples for the hot loops of propagation: unit masks, and how to read a line as a path of bits.
+        self.unit_masks = tuple(u.mask for u in self.units)
+        self.line_paths = tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n))
+        self._lacks: tuple[int, ...] = ()
+        self._lacks_for: Cells | None = None
         # Outcomes of hypotheticals already worked out, keyed by state and assumption (see hypothetical.py).
         self.memo: dict[tuple[int, ...] | tuple[object, ...], object] = {}
         # For every cell, the positions in `units` of its row, its column and its region.
@@ -70,6 +75,15 @@ class Geometry:
 
     def open_cells(self, state: State) -> Cells:
         return self.all_cells & ~state.stars & ~state.empty
+
+    def lacks(self, state: State) -> tuple[int, ...]:
+        """Stars each unit of `units` still lacks (cached for the last state asked about)."""
+        if self._lacks_for != state.stars:
+            stars = state.stars
+            k = self.stars
+            self._lacks = tuple(k - (mask & stars).bit_count() for mask in self.unit_masks)
+            self._lacks_for = stars
+        return self._lacks
 
     def need(self, unit: Unit, state: State) -> int:
         """Stars the unit still lacks."""

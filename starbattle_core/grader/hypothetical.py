@@ -53,7 +53,7 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
     if outcome is None:
         bit = 1 << cell
         stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
-        outcome = propagate(geometry, stars, empty, level)
+        outcome = propagate(geometry, stars, empty, level, changed=bit)
         if depth > 1 and outcome.contradiction is None:
             outcome = _nested(geometry, outcome, level)
         if len(memo) > 50_000:
@@ -71,12 +71,12 @@ def _nested(geometry: Geometry, outcome: Outcome, level: int) -> Outcome:
         refuted: Cells = 0
         open_cells = geometry.all_cells & ~stars & ~empty
         for cell in iter_cells(open_cells):
-            trial = propagate(geometry, stars | (1 << cell), empty, inner)
+            trial = propagate(geometry, stars | (1 << cell), empty, inner, changed=1 << cell)
             if trial.contradiction:
                 refuted |= 1 << cell
         if not refuted:
             break
-        deeper = propagate(geometry, stars, empty | refuted, level)
+        deeper = propagate(geometry, stars, empty | refuted, level, changed=refuted)
         rounds += deeper.rounds
         if deeper.contradiction:
             return Outcome(deeper.stars, deeper.empty, rounds, deeper.contradiction)

@@ -58,6 +58,62 @@ def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int | None:
     return None
 
 
+def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> tuple[Cells, Cells]:
+    """For a row, column or band whose open cells have room for exactly `need` stars (no more): the cells that
+    must be stars and the cells that must be empty. Read along the path (a band folded onto one line), a run of
+    odd length holds a star on every other position starting at its ends; a run of two holds one star, so cells
+    touching both of its cells are empty."""
+    n = geometry.size
+    neighbours = geometry.neighbours
+    bits = unit.mask & open_cells
+    if unit.kind == "row":
+        path, step = bits >> (unit.index * n), 1
+        def at(position: int) -> Cells:
+            return 1 << (unit.index * n + position)
+    elif unit.kind == "column":
+        path, step = bits >> unit.index, n
+        def at(position: int) -> Cells:
+            return 1 << (unit.index + position)
+    elif unit.kind == "rows":
+        path, step = ((bits >> (unit.index * n)) | (bits >> ((unit.index + 1) * n))) & ((1 << n) - 1), 1
+        def at(position: int) -> Cells:
+            return ((1 << (unit.index * n + position)) | (1 << ((unit.index + 1) * n + position))) & bits
+    else:
+        path, step = ((bits >> unit.index) | (bits >> (unit.index + 1))) & geometry.columns[0].mask, n
+        def at(position: int) -> Cells:
+            return ((1 << (position + unit.index)) | (1 << (position + unit.index + 1))) & bits
+    stars = empties = 0
+    for run in _runs(path, step):
+        if len(run) % 2:
+            for i, position in enumerate(run):
+                cells = at(position)
+                if i % 2:
+                    empties |= cells
+                elif cells.bit_count() == 1:
+                    stars |= cells
+        elif len(run) == 2:
+            block = at(run[0]) | at(run[1])
+            common = geometry.all_cells
+            for cell in _cells(block):
+                common &= neighbours[cell]
+            empties |= common & ~block
+    return stars, empties & open_cells
+
+
+def _runs(path: int, step: int) -> list[list[int]]:
+    """Positions (bit indices) of the path's set bits, grouped into runs of neighbours `step` apart."""
+    runs: list[list[int]] = []
+    while path:
+        low = path & -path
+        position = low.bit_length() - 1
+        if runs and runs[-1][-1] + step == position:
+            runs[-1].append(position)
+        else:
+            runs.append([position])
+        path ^= low
+    return runs
+
+
 def unit_fits(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> bool:
     """Whether the unit's open cells still hold room for `need` non-touching stars."""
     room = capacity(geometry, unit, open_cells)
@@ -67,13 +123,20 @@ def unit_fits(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> b
 
 
 def placements(geometry: Geometry, state: State, unit: Unit, limit: int) -> list[Cells] | None:
-    """Every way to give the unit the stars it lacks among its open cells, no two touching and no row, column
-    or region over its quota; None when there are more than `limit` ways (too many for a person to weigh)."""
-    need = geometry.need(unit, state)
+    """Every way to give the unit the stars it lacks among its open cells (see `placements_in`)."""
+    return placements_in(geometry, state, unit.mask, geometry.need(unit, state), limit)
+
+
+def placements_in(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> list[Cells] | None:
+    """Every way to put `need` stars on the open cells of `area`, no two touching, none touching a star, and no
+    row, column or region over its quota; None when there are more than `limit` ways (too many for a person to
+    weigh)."""
+    if need <= 0:
+        return []
     open_cells = geometry.open_cells(state)
-    candidates = _cells(unit.mask & open_cells & ~geometry.touched(state.stars))
-    masks = [u.mask for u in geometry.units]
-    lack = [geometry.need(u, state) for u in geometry.units]
+    candidates = _cells(area & open_cells & ~geometry.touched(state.stars))
+    masks = geometry.unit_masks
+    lack = geometry.lacks(state)
     units_of_cell = geometry.units_of_cell
     neighbours = geometry.neighbours
     found: list[Cells] = []
@@ -84,30 +147,38 @@ def placements(geometry: Geometry, state: State, unit: Unit, limit: int) -> list
             return len(found) <= limit
         for position in range(start, len(candidates) - left + 1):
             cell = candidates[position]
-            bit = 1 << cell
             if neighbours[cell] & chosen:
                 continue
-            grown = chosen | bit
-            if any((grown & masks[j]).bit_count() > lack[j] for j in units_of_cell[cell]):
+            grown = chosen | (1 << cell)
+            row, column, region = units_of_cell[cell]
+            if (
+                (grown & masks[row]).bit_count() > lack[row]
+                or (grown & masks[column]).bit_count() > lack[column]
+                or (grown & masks[region]).bit_count() > lack[region]
+            ):
                 continue
             if not extend(position + 1, grown, left - 1):
                 return False
         return True
 
-    if need <= 0 or not extend(0, 0, need):
-        return None if need > 0 else []
-    return found
+    return found if extend(0, 0, need) else None
 
 
 def excluded_by(geometry: Geometry, state: State, stars: Cells) -> Cells:
     """The open cells that putting `stars` on the board would empty: their neighbours, and the rest of every
     row, column or region the new stars complete."""
     open_cells = geometry.open_cells(state)
-    gone = geometry.touched(stars)
-    for unit in geometry.units:
-        placed = (unit.mask & stars).bit_count()
-        if placed and placed == geometry.need(unit, state):
-            gone |= unit.mask & ~stars
+    masks = geometry.unit_masks
+    lack = geometry.lacks(state)
+    gone = 0
+    seen: set[int] = set()
+    for cell in _cells(stars):
+        gone |= geometry.neighbours[cell]
+        for j in geometry.units_of_cell[cell]:
+            if j not in seen:
+                seen.add(j)
+                if (masks[j] & stars).bit_count() == lack[j]:
+                    gone |= masks[j]
     return gone & open_cells & ~stars
 
 
@@ -135,30 +206,45 @@ class Outcome:
 TRIVIAL = 1  # neighbours of stars, full units, units whose open cells equal their need
 ATTACK = 2  # + cells touching all of a one-star unit's cells; room checks on rows, columns and bands
 CONFINE = 3  # + room checks on regions; a region inside one line (or a line inside one region) fills it
+CASES = 4  # + every way to place each unit's stars: cells in all ways are stars, cells in none are empty
+
+_CASES_LIMIT = 40  # ways per unit the CASES level weighs before it leaves the unit alone
 
 
-def propagate(geometry: Geometry, stars: Cells, empty: Cells, level: int, budget: int = 0) -> Outcome:
+def propagate(
+    geometry: Geometry, stars: Cells, empty: Cells, level: int, budget: int = 0, changed: Cells | None = None
+) -> Outcome:
     """Apply the rules of `level` until nothing changes, a contradiction appears, or `budget` rounds have run
-    (0 = no limit). Sound: every mark it adds follows from the marks it was given."""
+    (0 = no limit). Sound: every mark it adds follows from the marks it was given.
+
+    `changed`: when the marks were a fixed point of these rules except for these cells (a hypothetical adds one
+    cell to a settled board), only the units those cells touch are looked at first; None looks at everything.
+    """
     k = geometry.stars
     units = geometry.units
-    masks = [u.mask for u in units]
-    lines = len(geometry.lines)
+    masks = geometry.unit_masks
+    paths = geometry.line_paths
+    lines = len(paths)
     neighbours = geometry.neighbours
     all_cells = geometry.all_cells
-    fresh = stars
+    dirty = all_cells if changed is None else changed
+    fresh = stars & dirty
     rounds = 0
     while True:
         rounds += 1
+        start_empty = empty
         while fresh:
             low = fresh & -fresh
             empty |= neighbours[low.bit_length() - 1]
             fresh ^= low
         if empty & stars:
             return Outcome(stars, empty, rounds, "two stars would touch")
+        dirty |= empty & ~start_empty
         open_cells = all_cells & ~stars & ~empty
         add = 0
         for i, mask in enumerate(masks):
+            if not mask & dirty:
+                continue
             need = k - (mask & stars).bit_count()
             own = mask & open_cells
             if need <= 0:
@@ -182,20 +268,52 @@ def propagate(geometry: Geometry, stars: Cells, empty: Cells, level: int, budget
                     common &= neighbours[low.bit_length() - 1]
                     bits ^= low
                 empty |= common
-            elif i < lines or level >= CONFINE:
-                if not unit_fits(geometry, units[i], open_cells, need):
+            elif i < lines:
+                shift, step = paths[i]
+                room = chain_capacity(own >> shift, step)
+                if room < need:
                     return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
+                if room == need:
+                    forced, gone = tight_marks(geometry, units[i], open_cells, need)
+                    add |= forced
+                    empty |= gone
+            elif level >= CONFINE and not fits(neighbours, own, need):
+                return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
         if level >= ATTACK:
             for band in geometry.bands:
-                need = band.quota - (band.mask & stars).bit_count()
-                if need > 0 and (capacity(geometry, band, open_cells) or 0) < need:
-                    return Outcome(stars, empty, rounds, f"{band.label} would have no room for their stars")
+                if band.mask & dirty:
+                    need = band.quota - (band.mask & stars).bit_count()
+                    if need <= 0:
+                        continue
+                    room = capacity(geometry, band, open_cells) or 0
+                    if room < need:
+                        return Outcome(stars, empty, rounds, f"{band.label} would have no room for their stars")
+                    if room == need:
+                        forced, gone = tight_marks(geometry, band, open_cells, need)
+                        add |= forced
+                        empty |= gone
         if level >= CONFINE:
-            empty |= _confined(geometry, stars, open_cells)
+            empty |= _confined(geometry, stars, open_cells, dirty)
+        if level >= CASES:
+            marks = State(stars, empty)
+            for i, mask in enumerate(masks):
+                if not mask & dirty or (mask & open_cells).bit_count() <= k - (mask & stars).bit_count():
+                    continue
+                ways = placements_in(geometry, marks, mask, k - (mask & stars).bit_count(), _CASES_LIMIT)
+                if ways is None:
+                    continue
+                if not ways:
+                    return Outcome(stars, empty, rounds, f"{units[i].label} would have no way to place its stars")
+                always, anywhere = all_cells, 0
+                for way in ways:
+                    always &= way
+                    anywhere |= way
+                add |= always
+                empty |= mask & open_cells & ~anywhere
         if add & empty:
             return Outcome(stars, empty, rounds, "a cell would have to be both a star and empty")
-        open_after = all_cells & ~stars & ~empty
-        if not add and open_after == open_cells:
+        dirty = (empty & ~start_empty) | add
+        if not dirty:
             return Outcome(stars, empty, rounds, None)
         fresh = add
         stars |= add
@@ -203,9 +321,10 @@ def propagate(geometry: Geometry, stars: Cells, empty: Cells, level: int, budget
             return Outcome(stars, empty, rounds, None)
 
 
-def _confined(geometry: Geometry, stars: Cells, open_cells: Cells) -> Cells:
+def _confined(geometry: Geometry, stars: Cells, open_cells: Cells, dirty: Cells) -> Cells:
     """Cells emptied by one-unit confinement: a region whose open cells lie in one row (or column) needing as
-    many stars as the region takes that line's stars; likewise a line inside one region."""
+    many stars as the region takes that line's stars; likewise a line inside one region. Only pairs that
+    touch the `dirty` cells are looked at."""
     k = geometry.stars
     gone = 0
     for inner, outer_families in ((geometry.regions, (geometry.rows, geometry.columns)), (geometry.lines, (geometry.regions,))):
@@ -217,7 +336,7 @@ def _confined(geometry: Geometry, stars: Cells, open_cells: Cells) -> Cells:
             cell = (own & -own).bit_length() - 1
             for family in outer_families:
                 outer = _containing(geometry, family, cell)
-                if outer is unit or own & ~outer.mask:
+                if outer is unit or own & ~outer.mask or not (unit.mask | outer.mask) & dirty:
                     continue
                 if k - (outer.mask & stars).bit_count() == need:
                     gone |= outer.mask & open_cells & ~own

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .basic import one_star_attack, star_neighbours, unit_complete, unit_fill
-from .cases import pressure, unit_cases
-from .counting import union_confinement
+from .cases import pressure, tight_room, unit_cases
+from .counting import union_confinement, union_remainder
 from .geometry import Geometry, State
 from .hypothetical import assumption
-from .propagation import ATTACK, CONFINE, TRIVIAL
+from .propagation import ATTACK, CASES, CONFINE, TRIVIAL
 from .step import Deduction
 
 # Bump when the solver's behaviour changes in code rather than in the tables (the order of scans, a rule's reach).
@@ -51,7 +51,7 @@ def _t(name: str, code: str, cost: int, family: str, rule: Rule, tier: int = 0, 
 def _hypotheticals(costs: dict[tuple[str, int, int, int], int]) -> list[Technique]:
     rows = []
     for (assume, level, budget, depth), cost in costs.items():
-        reach = {TRIVIAL: "trivial", ATTACK: "attack", CONFINE: "confine"}[level]
+        reach = {TRIVIAL: "trivial", ATTACK: "attack", CONFINE: "confine", CASES: "cases"}[level]
         chain = "short" if budget else "long"
         depth_name = "chain of chains" if depth > 1 else "chain"
         name = f"assume {assume}, {reach} {depth_name}" + ("" if depth > 1 else f", {chain}")
@@ -72,6 +72,14 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
             _t("attack from a unit", "AN", 10, "attack", one_star_attack, max_open=999),
             _t("region inside a line", "C1R", 8, "confinement", union_confinement, inner="regions", size=1),
             _t("line inside a region", "C1L", 8, "confinement", union_confinement, inner="lines", size=1),
+            _t("tight line", "TL", 9, "blocks", tight_room, kind="lines"),
+            _t("tight band", "TB", 28, "blocks", tight_room, kind="bands"),
+            *(
+                _t(f"{word} {side} inside {word} {other}, remainder", f"X{k}{side[0].upper()}", cost, "counting",
+                   union_remainder, inner=side, size=k, limit=12)
+                for k, word, cost in ((1, "one", 35), (2, "two", 65), (3, "three", 120), (4, "four", 220), (5, "five", 380))
+                for side, other in (("regions", "lines"), ("lines", "regions"))
+            ),
             _t("line cases, few", "CL3", 12, "blocks", unit_cases, kind="lines", limit=3),
             _t("region cases, few", "CR3", 15, "shapes", unit_cases, kind="regions", limit=3),
             _t("line pressure, two stars", "PL2", 18, "pressure", pressure, kind="lines", need=2),
@@ -86,6 +94,8 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
             _t("band pressure, two stars", "PB2", 55, "pressure", pressure, kind="bands", need=2),
             _t("band pressure, three stars", "PB3", 60, "pressure", pressure, kind="bands", need=3),
             _t("band pressure, four stars", "PB4", 65, "pressure", pressure, kind="bands", need=4),
+            _t("band pressure, five stars", "PB5", 75, "pressure", pressure, kind="bands", need=5),
+            _t("band pressure, six stars", "PB6", 85, "pressure", pressure, kind="bands", need=6),
             _t("three regions inside three lines", "U3R", 70, "counting", union_confinement, inner="regions", size=3),
             _t("three lines inside three regions", "U3L", 70, "counting", union_confinement, inner="lines", size=3),
             _t("band cases, many", "CB16", 100, "blocks", unit_cases, kind="bands", limit=16),
@@ -112,10 +122,14 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
                     ("empty", CONFINE, 3, 1): 1000,
                     ("star", CONFINE, 0, 1): 1200,
                     ("empty", CONFINE, 0, 1): 1500,
-                    ("star", ATTACK, 0, 2): 2000,
-                    ("empty", ATTACK, 0, 2): 2500,
-                    ("star", CONFINE, 0, 2): 3200,
-                    ("empty", CONFINE, 0, 2): 3840,
+                    ("star", CASES, 3, 1): 1600,
+                    ("empty", CASES, 3, 1): 1800,
+                    ("star", CASES, 0, 1): 2000,
+                    ("empty", CASES, 0, 1): 2400,
+                    ("star", ATTACK, 0, 2): 2800,
+                    ("empty", ATTACK, 0, 2): 3000,
+                    ("star", CASES, 0, 2): 3500,
+                    ("empty", CASES, 0, 2): 3840,
                 }
             ),
         ],

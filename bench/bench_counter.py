@@ -1,0 +1,128 @@
+"""Time count_solutions(limit=2) in-process over JSONL puzzle files and print per-group figures.
+
+Usage: python bench/bench_counter.py [PATH ...] [--per-group N] [--baseline]
+
+Groups are (file, size, stars, label); for each: how many boards, median / 95th percentile / max milliseconds
+and median / max search nodes. Every count is checked: unique, exhaustive, and equal to the file's solution when
+it has one. `--baseline` also times a plain row-by-row backtracker (row layouts, column and region counts, no
+propagation) on the same boards, capped at `--baseline-per-group` boards a group, so the speed-up is measured in
+the same run rather than claimed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from itertools import combinations
+from pathlib import Path
+
+from starbattle_core.counter import count_solutions
+from starbattle_core.formats import puzzle_from_json
+from starbattle_core.puzzle import Puzzle
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DEFAULT_FILES = [
+    SHARED / "starbattle" / "archive.jsonl",
+    SHARED / "starbattle" / "handmade.jsonl",
+    SHARED / "queens" / "linkedin.jsonl",
+]
+
+
+def baseline_count(puzzle: Puzzle, limit: int = 2) -> int:
+    """A plain row-by-row backtracker: the naive search the counter is measured against."""
+    n, k = puzzle.size, puzzle.stars
+    rows = [cols for cols in combinations(range(n), k) if all(b - a > 1 for a, b in zip(cols, cols[1:]))]
+    column_count = [0] * n
+    region_count = [0] * n
+    found = 0
+
+    def place(r: int, previous: tuple[int, ...]) -> None:
+        nonlocal found
+        if r == n:
+            if all(count == k for count in region_count):
+                found += 1
+            return
+        for cols in rows:
+            if any(abs(a - b) <= 1 for a in previous for b in cols):
+                continue
+            regions = [puzzle.regions[r * n + c] for c in cols]
+            if any(column_count[c] == k for c in cols):
+                continue
+            for c, g in zip(cols, regions):
+                column_count[c] += 1
+                region_count[g] += 1
+            if all(region_count[g] <= k for g in regions):
+                place(r + 1, cols)
+            for c, g in zip(cols, regions):
+                column_count[c] -= 1
+                region_count[g] -= 1
+            if found >= limit:
+                return
+
+    place(0, ())
+    return found
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_FILES)
+    parser.add_argument("--per-group", type=int, default=0, help="at most this many boards per group (0: all)")
+    parser.add_argument("--baseline", action="store_true", help="also time the naive row-by-row backtracker")
+    parser.add_argument("--baseline-per-group", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    groups: dict[tuple[str, int, int, str], list[tuple[float, int, float | None]]] = defaultdict(list)
+    for path in args.paths:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                obj = json.loads(line)
+                puzzle = puzzle_from_json(obj, where=f"{path.name} line {number}")
+                key = (path.name, puzzle.size, puzzle.stars, str(obj.get("label") or "-"))
+                if args.per_group and len(groups[key]) >= args.per_group:
+                    continue
+                result = count_solutions(puzzle, limit=2)
+                if result.count != 1 or not result.exact:
+                    print(f"{path.name} line {number}: {result.count} solutions (exact={result.exact})")
+                    return 1
+                if puzzle.solution is not None and result.solutions[0] != puzzle.solution:
+                    print(f"{path.name} line {number}: found a solution other than the file's")
+                    return 1
+                naive_ms = None
+                if args.baseline and len(groups[key]) < args.baseline_per_group:
+                    start = time.perf_counter()
+                    if baseline_count(puzzle) != 1:
+                        print(f"{path.name} line {number}: the baseline disagrees")
+                        return 1
+                    naive_ms = (time.perf_counter() - start) * 1000.0
+                groups[key].append((result.ms, result.nodes, naive_ms))
+
+    header = f"{'file':<16} {'size':>4} {'K':>2} {'label':<7} {'boards':>6} {'median':>8} {'p95':>8} {'max':>8}"
+    header += f" {'nodes':>6} {'max':>6}"
+    if args.baseline:
+        header += f" {'naive median':>13} {'(boards)':>8}"
+    print(header + "   (ms)")
+    for (name, size, stars, label), rows in groups.items():
+        ms = [row[0] for row in rows]
+        nodes = [row[1] for row in rows]
+        line = f"{name:<16} {size:>4} {stars:>2} {label:<7} {len(rows):>6} {statistics.median(ms):>8.2f}"
+        line += f" {percentile(ms, 0.95):>8.2f} {max(ms):>8.2f} {statistics.median(nodes):>6.0f} {max(nodes):>6}"
+        naive = [row[2] for row in rows if row[2] is not None]
+        if naive:
+            line += f" {statistics.median(naive):>13.1f} {len(naive):>8}"
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Wall time of the pipeline's commands as a user runs them, Prefect's start included.
+
+    python bench/bench_pipeline.py [--days 7] [--skip-daily] [--skip-backfill]
+
+Each measurement runs the real `starbattle` command in a fresh process against a fresh database and a fresh
+Prefect home in a temporary folder (the project's data/ is not touched), with the default slots and budgets of
+config/starbattle.yaml. Aims on the 2-core reference machine: `starbattle daily` under 90 s, a seven-day backfill
+under 5 minutes. Per-slot generator seconds come from the run's own counters in the database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+
+from flows.db import open_database  # noqa: E402
+from flows.settings import load_settings  # noqa: E402
+from flows.store import slot_stats  # noqa: E402
+
+# The entry point with the pipeline commands registered, whether or not app.py imports them yet.
+ENTRY = "import starbattle_cli.commands_pipeline; from starbattle_cli.app import main; main()"
+
+
+def fresh_config(folder: Path) -> Path:
+    """The project's config with the database and Prefect home moved into `folder`."""
+    raw = yaml.safe_load((PROJECT / "config" / "starbattle.yaml").read_text()) or {}
+    pipeline = raw.get("pipeline") or {}
+    pipeline["database_url"] = f"sqlite:///{folder / 'starbattle.db'}"
+    pipeline["prefect_home"] = str(folder / "prefect")
+    raw["pipeline"] = pipeline
+    path = folder / "starbattle.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
+def timed(argv: list[str], config: Path) -> float:
+    env = {**__import__("os").environ, "STARBATTLE_CONFIG": str(config)}
+    env.pop("PREFECT_API_URL", None)
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", ENTRY, *argv], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - began
+    if done.returncode != 0:
+        print(done.stdout[-2000:], done.stderr[-2000:], sep="\n", file=sys.stderr)
+        print(f"  exit status {done.returncode}", file=sys.stderr)
+    return seconds
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def report_slots(config: Path) -> None:
+    settings = load_settings(config)
+    engine = open_database(settings.pipeline.resolved_database_url())
+    print(f"  {'slot':20} {'attempts':>8} {'accepted':>8} {'candidates':>10} {'seconds':>8}")
+    for stats in slot_stats(engine):
+        print(f"  {stats.slot:20} {stats.attempts:8d} {stats.accepted:8d} {stats.candidates:10d} {stats.seconds:8.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=7, help="dates in the backfill (default 7)")
+    parser.add_argument("--skip-daily", action="store_true")
+    parser.add_argument("--skip-backfill", action="store_true")
+    args = parser.parse_args()
+    start = dt.date(2027, 1, 1)
+    if not args.skip_daily:
+        with tempfile.TemporaryDirectory() as folder:
+            config = fresh_config(Path(folder))
+            seconds = timed(["daily", "--date", start.isoformat()], config)
+            print(f"starbattle daily (fresh database and Prefect home, 7 default slots): {seconds:.1f} s (aim < 90 s)")
+            report_slots(config)
+    if not args.skip_backfill:
+        with tempfile.TemporaryDirectory() as folder:
+            config = fresh_config(Path(folder))
+            end = start + dt.timedelta(days=args.days - 1)
+            seconds = timed(["backfill", "--start", start.isoformat(), "--end", end.isoformat()], config)
+            print(f"starbattle backfill of {args.days} dates on both cores: {seconds:.1f} s (aim < 300 s for 7)")
+            report_slots(config)
+            settings = load_settings(config)
+            per_board = [s.seconds / max(1, s.accepted) for s in slot_stats(open_database(
+                settings.pipeline.resolved_database_url()))]
+            if per_board:
+                print(f"  generator seconds per accepted board by slot: median {statistics.median(per_board):.1f}, "
+                      f"p95 {quantile(per_board, 0.95):.1f}, max {max(per_board):.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""The generator: solution-first Star Battle and Queens boards (reference 000's pipeline, as plain functions).
+
+    generate(slot, seed, budget_seconds) -> Generation   one accepted board for a slot, with the run's counters
+
+Stages (each a plain function returning what it made, or why it rejected): layout sampling and region growth
+(stages.py, growth.py), uniqueness repair (repair.py), grading and easy hunting (stages.py), the fun and looks
+gates (looks.py), hill-climb tuning (tuning.py), similarity (similarity.py).
+"""
+
+from .board import REASONS, STAGES, Board, Counters, Generation, board_to_json
+from .config import BANDS, GeneratorConfig, Slot
+from .growth import Growth, group_stars, grow_queens_regions, grow_starbattle_regions
+from .looks import looks_features, looks_score
+from .repair import Move, Repair, apply_move, boundary_moves, choose_repair_move, impostor_moves, impostors, repair
+from .run import candidate_seed, generate
+from .similarity import near_duplicate, star_overlap
+from .tuning import Tuning, tune
+
+__all__ = [
+    "BANDS",
+    "Board",
+    "Counters",
+    "Generation",
+    "GeneratorConfig",
+    "Growth",
+    "Move",
+    "REASONS",
+    "Repair",
+    "STAGES",
+    "Slot",
+    "Tuning",
+    "board_to_json",
+    "apply_move",
+    "boundary_moves",
+    "candidate_seed",
+    "choose_repair_move",
+    "generate",
+    "group_stars",
+    "grow_queens_regions",
+    "grow_starbattle_regions",
+    "impostor_moves",
+    "impostors",
+    "looks_features",
+    "looks_score",
+    "near_duplicate",
+    "repair",
+    "star_overlap",
+    "tune",
+]

@@ -1,0 +1,95 @@
+"""What the generator hands back: an accepted board, the counters of a run, and their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..formats import puzzle_to_json
+from ..grader import Grade
+from ..puzzle import Puzzle
+
+# Why candidates are rejected, in the order the stages meet them.
+REASONS = (
+    "near_duplicate",  # its layout shares too many stars with a board already chosen that day
+    "growth_failed",  # region growth painted itself into a corner too often
+    "no_solution",  # the counter found no solution, or not the intended one
+    "ambiguous",  # still more than one solution after the repair rounds
+    "ugly",  # looks score under the gate
+    "stuck",  # the step solver got stuck (it never guesses)
+    "wrong_band",  # solved, but not in the slot's band (or too hard for the band's capped solver)
+    "low_fun",  # experience score under the gate
+)
+STAGES = ("layout", "growth", "repair", "looks", "grading", "tuning", "verify")
+
+
+@dataclass
+class Counters:
+    """What a run tried and rejected: `candidates` tried, `rejections` by reason, `repair_rounds` (moves made
+    over all candidates), how many candidates were unique straight from growth and after repair, and the
+    seconds spent in each stage."""
+
+    candidates: int = 0
+    rejections: dict[str, int] = field(default_factory=lambda: {reason: 0 for reason in REASONS})
+    repair_rounds: int = 0
+    unique_raw: int = 0
+    unique_repaired: int = 0
+    tuned: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: {stage: 0.0 for stage in STAGES})
+
+    def reject(self, reason: str) -> None:
+        self.rejections[reason] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "candidates": self.candidates,
+            "rejections": dict(self.rejections),
+            "repair_rounds": self.repair_rounds,
+            "unique_raw": self.unique_raw,
+            "unique_repaired": self.unique_repaired,
+            "tuned": self.tuned,
+            "seconds": {stage: round(value, 4) for stage, value in self.seconds.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Board:
+    """An accepted board: the puzzle with its solution, its scores, the solve path they came from."""
+
+    puzzle: Puzzle  # puzzle.solution holds the (unique) solution
+    band: str
+    difficulty: int
+    fun: float
+    looks: float
+    grade: Grade  # the solve path the difficulty and fun were measured on
+    version: str  # the step solver's version
+    seed: int
+    repair_rounds: int  # impostor moves this board needed
+    tune_rounds: int  # boundary nudges the hill-climb kept
+
+
+@dataclass(frozen=True)
+class Generation:
+    """The result of `generate`: the board, or None when the budget ran out first, and the run's counters."""
+
+    board: Board | None
+    counters: Counters
+    budget_hit: bool = False
+
+
+def board_to_json(board: Board, counters: Counters | None = None) -> dict[str, Any]:
+    """The shared data's puzzle object plus band, difficulty, fun, looks, seed, version (and counters)."""
+    obj = puzzle_to_json(board.puzzle, board.puzzle.solution)
+    obj.update(
+        band=board.band,
+        difficulty=board.difficulty,
+        fun=board.fun,
+        looks=board.looks,
+        seed=board.seed,
+        version=board.version,
+        repair_rounds=board.repair_rounds,
+        tune_rounds=board.tune_rounds,
+    )
+    if counters is not None:
+        obj["counters"] = counters.to_json()
+    return obj

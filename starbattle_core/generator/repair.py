@@ -1,0 +1,187 @@
+"""Uniqueness repair (stage 4): break a second solution by moving one of its impostor cells to another region.
+
+An impostor is a cell starred in the alternate solution and empty in the intended one. Moving it from region a to
+a region b next to it leaves the intended solution untouched (the cell holds no intended star, so every region
+keeps its K intended stars) and breaks the alternate (region a now holds fewer than K of its stars, region b more).
+Region b gains a cell beside it, so it stays connected. When region a would fall apart without the cell (the cell
+is a bottleneck), the pieces cut off from a's intended stars travel with it: they hold no intended star, so the
+argument is unchanged, and they hang on the cell, so b stays connected. Count again, and repeat while another
+alternate turns up, up to the configured rounds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from ..counter import CountResult, count_solutions
+from ..puzzle import Cells, Puzzle
+from .shape import cell_list, grid, region_masks
+
+Counter = Callable[[Puzzle, int], CountResult]
+
+
+@dataclass(frozen=True)
+class Move:
+    """Cell `cell`, with the cells `carried` along (the pieces of its region that hang on it), leaves region
+    `source` for region `target`."""
+
+    cell: int
+    source: int
+    target: int
+    carried: Cells = 0
+
+    @property
+    def cells(self) -> Cells:
+        return (1 << self.cell) | self.carried
+
+
+def impostors(intended: Cells, alternate: Cells) -> Cells:
+    """Cells starred in the alternate solution and empty in the intended one."""
+    return alternate & ~intended
+
+
+def boundary_moves(
+    regions: tuple[int, ...], size: int, movable: Cells, anchors: Cells = 0, carry: bool = False
+) -> list[Move]:
+    """Every move of a cell of `movable` into an orthogonally adjacent other region after which both regions are
+    connected. `anchors` (the intended stars) never move and are never carried; with `carry`, a bottleneck cell
+    takes along the pieces of its region cut off from the region's anchors (a region without anchors never
+    carries)."""
+    g = grid(size)
+    masks = region_masks(regions, size)
+    moves = []
+    for cell in cell_list(movable & ~anchors):
+        source = regions[cell]
+        rest = masks[source] & ~(1 << cell)
+        carried = 0
+        if not g.connected(rest):
+            kept = rest & anchors
+            if not carry or not kept:
+                continue
+            main = g.reach(kept & -kept, rest)
+            if kept & ~main:
+                continue  # the anchors themselves would be split
+            carried = rest & ~main
+            rest = main
+        if not rest:
+            continue
+        for target in sorted({regions[side] for side in cell_list(g.sides[cell])} - {source}):
+            moves.append(Move(cell, source, target, carried))
+    return moves
+
+
+def apply_move(regions: tuple[int, ...], move: Move) -> tuple[int, ...]:
+    changed = list(regions)
+    for cell in cell_list(move.cells):
+        changed[cell] = move.target
+    return tuple(changed)
+
+
+def impostor_moves(
+    regions: tuple[int, ...], size: int, intended: Cells, alternate: Cells, reach: int = 4
+) -> list[Move]:
+    """Every move that carries an impostor into another region, keeps the intended stars where they are and
+    leaves both regions connected.
+
+    An impostor inside its region (no other region beside it) travels with a short path of its region's cells,
+    at most `reach` long and free of intended stars, to a cell that has another region beside it.
+    """
+    g = grid(size)
+    masks = region_masks(regions, size)
+    moves: dict[tuple[Cells, int], Move] = {}
+    for cell in cell_list(impostors(intended, alternate)):
+        source = regions[cell]
+        home = masks[source]
+        anchors = home & intended
+        parent = {cell: -1}
+        frontier = [cell]
+        for _ in range(reach):
+            following = []
+            for x in frontier:
+                path = 0
+                walk = x
+                while walk >= 0:
+                    path |= 1 << walk
+                    walk = parent[walk]
+                rest = home & ~path
+                main = g.reach(anchors & -anchors, rest) if anchors else rest
+                if anchors & ~main or not main or not g.connected(main):
+                    continue
+                for target in sorted({regions[side] for side in cell_list(g.sides[x])} - {source}):
+                    move = Move(cell, source, target, (path | (rest & ~main)) & ~(1 << cell))
+                    moves.setdefault((move.cells, target), move)
+                for side in cell_list(g.sides[x] & home & ~intended):
+                    if side not in parent:
+                        parent[side] = x
+                        following.append(side)
+            frontier = following
+    return list(moves.values())
+
+
+def choose_repair_move(
+    regions: tuple[int, ...], size: int, intended: Cells, alternates: tuple[Cells, ...], rng: random.Random
+) -> Move | None:
+    """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
+    with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
+
+    Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
+    regions (a Queens board's planted gift) are left alone while anything else will do.
+    """
+    moves: dict[tuple[Cells, int], Move] = {}
+    for alternate in alternates:
+        for move in impostor_moves(regions, size, intended, alternate):
+            moves.setdefault((move.cells, move.target), move)
+    if not moves:
+        return None
+    broken = {key: sum(1 for alternate in alternates if key[0] & alternate) for key in moves}
+    most = max(broken.values())
+    best = [move for key, move in moves.items() if broken[key] == most]
+    sizes = [0] * size
+    for region in regions:
+        sizes[region] += 1
+    weights = [
+        (0.05 if sizes[m.target] == 1 else 1.0) / sizes[m.target] / (1 + 4 * m.carried.bit_count()) for m in best
+    ]
+    return rng.choices(best, weights=weights)[0]
+
+
+@dataclass(frozen=True)
+class Repair:
+    """How repair ended: `status` is "unique", "ambiguous" (rounds spent or no impostor can move) or
+    "no_solution" (the counter found none, or not the intended one); `rounds` moves were made."""
+
+    puzzle: Puzzle
+    status: str
+    rounds: int
+    moves: tuple[Move, ...]
+
+
+def repair(
+    puzzle: Puzzle,
+    intended: Cells,
+    rounds: int,
+    rng: random.Random,
+    sample: int = 2,
+    count: Counter = count_solutions,
+) -> Repair:
+    """Count to `sample` (2: the second solution is enough); while other solutions exist, move an impostor (at
+    most `rounds` moves). A larger sample shows more alternates per count, so one move can break several."""
+    moves: list[Move] = []
+    while True:
+        result = count(puzzle, max(2, sample))
+        if intended not in result.solutions and (result.count < 2 or result.exact):
+            return Repair(puzzle, "no_solution", len(moves), tuple(moves))
+        if result.count == 1 and result.exact:
+            return Repair(puzzle, "unique", len(moves), tuple(moves))
+        alternates = tuple(s for s in result.solutions if s != intended)
+        if not alternates or len(moves) >= rounds:
+            return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
+        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng)
+        if move is None:
+            return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
+        moves.append(move)
+        puzzle = Puzzle(
+            puzzle.size, puzzle.stars, apply_move(puzzle.regions, move), puzzle.game, id=puzzle.id, solution=intended
+        )

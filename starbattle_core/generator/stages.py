@@ -1,0 +1,96 @@
+"""The generator's stages for one candidate, each a plain function that returns what it made or why it rejected.
+
+    draw_layout      stage 1: a uniformly random star layout (never "least used first")
+    grow_regions     stages 2-3: Star Battle or Queens region growth around it
+    repair           stage 4 (repair.py): impostor moves until the intended solution is the only one
+    grade_for_slot   stages 5-6: the step solver, capped for the easier bands (easy hunting by volume)
+    judge            stages 5, 7: stuck, band and fun verdicts
+    looks_score      stage 8 (looks.py)
+    tune             stage 9 (tuning.py)
+    near_duplicate   stage 10 (similarity.py)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+
+from ..grader import QUEENS_TECHNIQUES, Grade, GradingConfig, grade
+from ..layouts import layout_to_cells, sample_layouts
+from ..puzzle import Cells, Puzzle
+from .config import BANDS, GeneratorConfig, Slot
+from .growth import Growth, grow_queens_regions, grow_starbattle_regions
+
+# The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
+QUEENS_HYPOTHETICAL_COST = min(t.cost for t in QUEENS_TECHNIQUES if t.tier >= 4)
+
+
+def draw_layout(slot: Slot, rng: np.random.Generator) -> Cells:
+    """One layout drawn uniformly from every valid layout of the slot's size and stars (helper C's bank)."""
+    return layout_to_cells(sample_layouts(slot.size, slot.stars, 1, rng)[0])
+
+
+def grow_regions(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
+    if slot.game == "queens":
+        return grow_queens_regions(slot.size, layout, rng, config)
+    return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config)
+
+
+def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:
+    """The most one step may cost on a board of the slot's band, or None when any step may be needed.
+
+    A step costing more than the band's upper cutoff would carry the sum past it, so a solver capped there loses
+    nothing on boards of the band and gives up early on the others; for the easy bands the cap is the cheap
+    techniques of easy hunting, and completion under it proves uniqueness by itself.
+    """
+    if slot.band == "easy":
+        return config.easy_max_cost(slot.game)
+    if slot.game == "queens":
+        return QUEENS_HYPOTHETICAL_COST - 1 if slot.band == "medium" else None
+    if slot.band == "medium":
+        return grading.medium_below - 1
+    return None
+
+
+def grade_for_slot(puzzle: Puzzle, slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> Grade:
+    return grade(puzzle, grading, max_cost=band_cap(slot, config, grading))
+
+
+def band_miss(result: Grade, slot: Slot, grading: GradingConfig) -> float:
+    """How far a graded board is from the slot's band: 0 inside it, else a positive distance (log of the
+    difficulty ratio for Star Battle, band steps for Queens); a capped solve that got stuck is further than any
+    solved board, less so the fewer cells it left open."""
+    if not result.solved:
+        return 100.0 + result.open.bit_count() / 100.0
+    if slot.game == "queens":
+        # Band steps, plus a fraction that shrinks as the difficulty moves the right way: Queens bands are set by
+        # the techniques needed, and a dearer path is closer to needing the next tier.
+        order = ("easy", "medium", "hard")
+        steps = order.index(slot.band) - order.index(result.band)
+        if steps == 0:
+            return 0.0
+        lean = math.exp(-result.difficulty / 100)
+        return abs(steps) + 0.5 * (lean if steps > 0 else 1 - lean)
+    cutoffs = (0, grading.easy_below, grading.medium_below, grading.hard_below, math.inf)
+    index = BANDS.index(slot.band)
+    low, high = cutoffs[index], cutoffs[index + 1]
+    difficulty = max(result.difficulty, 1)
+    if difficulty < low:
+        return math.log(low / difficulty)
+    if difficulty >= high:
+        return math.log(difficulty / high) + 1e-9
+    return 0.0
+
+
+def judge(result: Grade, slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> str | None:
+    """The rejection reason of a graded candidate (stuck, wrong_band, low_fun), or None when it passes."""
+    if not result.solved:
+        # Under a band cap, getting stuck means a step dearer than the band allows (or no logical path at all).
+        return "stuck" if result.max_cost is None else "wrong_band"
+    if band_miss(result, slot, grading) > 0:
+        return "wrong_band"
+    if result.experience.fun < config.fun_gate:
+        return "low_fun"
+    return None

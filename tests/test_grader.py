@@ -1,0 +1,224 @@
+"""The step solver on real and random boards: soundness against known solutions, completion, the capped-solver
+uniqueness theorem, bands, the experience score and the version string."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from brute_force import brute_force_solutions
+from conftest import shared_file
+from starbattle_core.counter import count_solutions
+from starbattle_core.formats import read_jsonl
+from starbattle_core.grader import (
+    QUEENS_TECHNIQUES,
+    SOLVER_VERSION,
+    STARBATTLE_TECHNIQUES,
+    GradingConfig,
+    capped_solve,
+    grade,
+    solver_version,
+    walkthrough_json,
+    walkthrough_text,
+)
+from starbattle_core.puzzle import Puzzle, is_solution
+
+
+def random_regions(size: int, rng: random.Random) -> list[list[int]]:
+    """A random map of `size` connected regions: seeds grown one neighbouring cell at a time."""
+    owner = [[-1] * size for _ in range(size)]
+    cells = rng.sample([(r, c) for r in range(size) for c in range(size)], size)
+    for region, (r, c) in enumerate(cells):
+        owner[r][c] = region
+    frontier = list(cells)
+    while frontier:
+        r, c = frontier.pop(rng.randrange(len(frontier)))
+        free = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= r + dr < size and 0 <= c + dc < size and owner[r + dr][c + dc] < 0]
+        if free:
+            rr, cc = rng.choice(free)
+            owner[rr][cc] = owner[r][c]
+            frontier += [(r, c), (rr, cc)]
+    return owner
+
+
+def assert_sound(puzzle: Puzzle, solution: int) -> None:
+    result = grade(puzzle)
+    wrong_stars = result.stars & ~solution
+    wrong_empty = result.empty & solution
+    assert not wrong_stars and not wrong_empty, f"{puzzle.id}: unsound marks"
+    assert result.solved and result.stars == solution, f"{puzzle.id}: stuck with {result.open.bit_count()} open"
+
+
+@pytest.mark.parametrize("name", ["starbattle/handmade.jsonl", "queens/linkedin.jsonl", "queens/community.jsonl"])
+def test_every_shared_puzzle_is_solved_soundly(name: str) -> None:
+    puzzles = list(read_jsonl(str(shared_file(name))))
+    assert puzzles
+    for puzzle in puzzles:
+        assert puzzle.solution is not None
+        assert_sound(puzzle, puzzle.solution)
+
+
+def test_archive_sample_is_solved_soundly() -> None:
+    # A fixed sample (the whole archive runs in bench/bench_grader.py): every 15th board of sizes 6 to 10 and
+    # two 14x14 boards, read from the shared folder, never copied.
+    path = str(shared_file("starbattle/archive.jsonl"))
+    fourteen = 0
+    for index, puzzle in enumerate(read_jsonl(path)):
+        if puzzle.size == 14:
+            if index % 150 or fourteen >= 2:
+                continue
+            fourteen += 1
+        elif index % 15:
+            continue
+        assert puzzle.solution is not None
+        assert_sound(puzzle, puzzle.solution)
+    assert fourteen == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 6]))
+def test_marks_hold_in_every_solution_of_random_boards(seed: int, size: int) -> None:
+    """Soundness without uniqueness: on any board with solutions, a star mark is a star in all of them and an
+    empty mark in none (brute force reference); a board with none ends stuck."""
+    puzzle = Puzzle.from_grid(random_regions(size, random.Random(seed)), 1)
+    solutions = brute_force_solutions(puzzle)
+    result = grade(puzzle)
+    if not solutions:
+        assert not result.solved
+        return
+    for solution in solutions:
+        assert result.stars & ~solution == 0 and result.empty & solution == 0
+    if result.solved:
+        assert solutions == [result.stars]
+
+
+def test_capped_solver_completion_proves_uniqueness() -> None:
+    """When the capped solver completes a board, the engine's counter finds exactly one solution."""
+    rng = random.Random(20261129)
+    completed = 0
+    for attempt in range(160):
+        size, stars = rng.choice([(5, 1), (6, 1), (7, 1), (8, 1), (8, 2)])
+        puzzle = Puzzle.from_grid(random_regions(size, rng), stars)
+        cap = rng.choice([4, 30, 200])
+        result = capped_solve(puzzle, cap)
+        assert all(step.cost <= cap for step in result.steps)
+        if result.solved:
+            completed += 1
+            counted = count_solutions(puzzle, limit=2)
+            assert counted.count == 1 and counted.exact and counted.solutions[0] == result.stars, attempt
+    assert completed >= 15
+
+
+def test_capped_solver_uses_only_cheap_techniques_and_can_stall() -> None:
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
+    full = grade(puzzle)
+    assert full.solved and full.hardest is not None and full.hardest.cost > 3
+    capped = capped_solve(puzzle, 3)
+    assert not capped.solved and capped.open and capped.max_cost == 3
+    assert all(step.cost <= 3 for step in capped.steps)
+
+
+def test_difficulty_is_the_sum_of_step_costs_and_bands_follow_the_config() -> None:
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
+    result = grade(puzzle)
+    assert result.difficulty == sum(step.cost for step in result.steps)
+    assert result.hardest is not None and result.hardest.cost == max(step.cost for step in result.steps)
+    assert result.steps.index(result.hardest) == round(result.climax * (len(result.steps) - 1))
+    assert grade(puzzle, GradingConfig(easy_below=result.difficulty + 1, medium_below=10**6, hard_below=10**7)).band == "easy"
+    assert grade(puzzle, GradingConfig(easy_below=1, medium_below=2, hard_below=result.difficulty)).band == "expert"
+    config = GradingConfig()
+    assert [config.band(d) for d in (0, 399, 400, 1799, 1800, 7999, 8000)] == [
+        "easy", "easy", "medium", "medium", "hard", "hard", "expert"]
+
+
+def test_queens_bands_follow_the_tiers() -> None:
+    puzzles = list(itertools.islice(read_jsonl(str(shared_file("queens/linkedin.jsonl"))), 200))
+    seen = set()
+    for puzzle in puzzles:
+        result = grade(puzzle)
+        top = max(step.cost for step in result.steps)
+        if top == 12:
+            assert result.band == "hard"
+        elif top <= 3 and result.difficulty < GradingConfig().queens_easy_below:
+            assert result.band == "easy"
+        else:
+            assert result.band == "medium"
+        seen.add(result.band)
+    assert seen == {"easy", "medium", "hard"}
+
+
+def test_config_rejects_unknown_keys_and_falling_cutoffs() -> None:
+    with pytest.raises(ValueError):
+        GradingConfig(easy_below=500, medium_below=400)
+    with pytest.raises(ValueError):
+        GradingConfig.model_validate({"easy": 3})
+    with pytest.raises(ValueError):
+        GradingConfig.model_validate({"experience": {"climax_weight": 50}})  # weights no longer add up to 100
+
+
+def test_experience_score_parts() -> None:
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
+    fun = grade(puzzle).experience
+    assert 0 <= fun.fun <= 100
+    assert fun.fun == pytest.approx(fun.climax_points + fun.aha_points + fun.follow_up_points + fun.grind_points, abs=0.2)
+    assert 0 <= fun.climax <= 1 and 0 <= fun.follow_up <= 1 and fun.grind >= 0 and fun.aha >= 0
+    # Moving the climax window past this board's climax gives full climax points; before it, none.
+    late = GradingConfig.model_validate({"experience": {"climax_best": 0.99, "climax_worst": 1.0}})
+    assert grade(puzzle, late).experience.climax_points == 35
+    if fun.climax > 0.01:
+        early = GradingConfig.model_validate({"experience": {"climax_best": 0.0, "climax_worst": 0.01}})
+        assert grade(puzzle, early).experience.climax_points == 0
+
+
+def test_version_follows_the_table() -> None:
+    assert SOLVER_VERSION == solver_version()
+    assert len(STARBATTLE_TECHNIQUES) >= 40
+    costs = [t.cost for t in STARBATTLE_TECHNIQUES]
+    assert min(costs) == 1 and max(costs) == 3840 and costs == sorted(costs)
+    assert sorted({t.cost for t in QUEENS_TECHNIQUES}) == [1, 3, 6, 12]
+    changed = list(STARBATTLE_TECHNIQUES)
+    changed[5] = dataclasses.replace(changed[5], cost=changed[5].cost + 1)
+    assert solver_version(tuple(changed)) != SOLVER_VERSION
+    switched = list(QUEENS_TECHNIQUES)
+    switched[0] = dataclasses.replace(switched[0], enabled=False)
+    assert solver_version(queens=tuple(switched)) != SOLVER_VERSION
+    assert solver_version(tuple(STARBATTLE_TECHNIQUES), tuple(QUEENS_TECHNIQUES)) == SOLVER_VERSION
+
+
+def test_disabled_technique_is_not_used() -> None:
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
+    table = tuple(dataclasses.replace(t, enabled=t.code != "SN") for t in STARBATTLE_TECHNIQUES)
+    result = grade(puzzle, techniques=table)
+    assert all(step.code != "SN" for step in result.steps)
+    assert any(step.code == "SN" for step in grade(puzzle).steps)
+
+
+def test_no_solution_ends_stuck_with_the_broken_rule() -> None:
+    # Rows 5 and 6 both lie inside region F: two stars for a one-star region.
+    grid = [[0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 2], [3, 3, 3, 2, 2, 2], [3, 3, 4, 4, 2, 2], [5, 5, 5, 5, 5, 5], [5, 5, 5, 5, 5, 5]]
+    grid[3] = [3, 3, 4, 4, 2, 2]
+    grid[2] = [3, 3, 4, 2, 2, 2]
+    result = grade(Puzzle.from_grid(grid, 1))
+    assert not result.solved
+
+
+def test_walkthrough_text_and_json() -> None:
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 8)
+    result = grade(puzzle)
+    text = walkthrough_text(puzzle, result)
+    assert f"{len(result.steps)}. [" in text and "1. [" in text
+    assert text.count("★") >= puzzle.size * puzzle.stars  # the final board shows every star
+    record = walkthrough_json(puzzle, result)
+    json.dumps(record)
+    assert record["difficulty"] == result.difficulty and len(record["steps"]) == len(result.steps)
+    assert record["steps"][-1]["total"] == result.difficulty
+    stars = {tuple(rc) for step in record["steps"] for rc in step["stars"]}
+    assert len(stars) == puzzle.size * puzzle.stars
+    assert is_solution(puzzle, result.stars)
