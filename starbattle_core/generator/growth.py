@@ -180,6 +180,14 @@ def grow_queens_regions(
         else:
             appetite.append(1.0)
     free = g.all_cells & ~queens
+    # Every region not planted as a single cell takes one cell first, so single cells are only ever planted.
+    for i in rng.sample(range(count), count):
+        frontier = g.grow(region[i]) & free
+        if appetite[i] and frontier:
+            cell = rng.choice(cell_list(frontier))
+            region[i] |= 1 << cell
+            owner[cell] = i
+            free &= ~(1 << cell)
     while free:
         frontiers = [g.grow(mask) & free if appetite[i] else 0 for i, mask in enumerate(region)]
         growable = [i for i in range(count) if frontiers[i]]

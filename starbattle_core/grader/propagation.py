@@ -132,7 +132,7 @@ def placements_in(geometry: Geometry, state: State, area: Cells, need: int, limi
     row, column or region over its quota; None when there are more than `limit` ways (too many for a person to
     weigh)."""
     if need <= 0:
-        return []
+        return [0]  # one way: place nothing
     open_cells = geometry.open_cells(state)
     candidates = _cells(area & open_cells & ~geometry.touched(state.stars))
     masks = geometry.unit_masks
@@ -297,9 +297,10 @@ def propagate(
         if level >= CASES:
             marks = State(stars, empty)
             for i, mask in enumerate(masks):
-                if not mask & dirty or (mask & open_cells).bit_count() <= k - (mask & stars).bit_count():
+                need = k - (mask & stars).bit_count()
+                if need <= 0 or not mask & dirty or (mask & open_cells).bit_count() <= need:
                     continue
-                ways = placements_in(geometry, marks, mask, k - (mask & stars).bit_count(), _CASES_LIMIT)
+                ways = placements_in(geometry, marks, mask, need, _CASES_LIMIT)
                 if ways is None:
                     continue
                 if not ways:
