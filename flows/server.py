@@ -60,6 +60,23 @@ def _configured_api() -> str | None:
 
 
 @contextmanager
+def _reporting_to(url: str) -> Iterator[None]:
+    """Point this process (and the pool workers it starts) at `url`. Prefect caches its settings when imported,
+    so an already imported Prefect also gets the URL through a settings context."""
+    os.environ["PREFECT_API_URL"] = url
+    try:
+        if "prefect" in sys.modules:
+            from prefect.settings import PREFECT_API_URL, temporary_settings
+
+            with temporary_settings(updates={PREFECT_API_URL: url}):
+                yield
+        else:
+            yield
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+
+
+@contextmanager
 def prefect_api(settings: Settings, port: int | None = None) -> Iterator[str]:
     """Yield the API URL runs report to, starting (and finally stopping) a server when none is running: on `port`,
     or on a free port when None."""
@@ -69,11 +86,8 @@ def prefect_api(settings: Settings, port: int | None = None) -> Iterator[str]:
         return
     dashboard = f"{dashboard_url(settings)}/api"
     if healthy(dashboard):
-        os.environ["PREFECT_API_URL"] = dashboard
-        try:
+        with _reporting_to(dashboard):
             yield dashboard
-        finally:
-            os.environ.pop("PREFECT_API_URL", None)
         return
     port = port or _free_port()
     url = f"http://127.0.0.1:{port}/api"
@@ -88,10 +102,9 @@ def prefect_api(settings: Settings, port: int | None = None) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the Prefect server did not answer within {START_TIMEOUT:.0f} s: see {log_path}")
             time.sleep(0.25)
-        os.environ["PREFECT_API_URL"] = url
-        yield url
+        with _reporting_to(url):
+            yield url
     finally:
-        os.environ.pop("PREFECT_API_URL", None)
         server.terminate()
         try:
             server.wait(timeout=15)

@@ -72,7 +72,9 @@ def generate_command(
             f"fun {board.fun:g}, looks {board.looks:g}, {len(board.grade.steps)} steps"
             + (f", hardest {hardest.technique} (cost {hardest.cost})" if hardest else "")
         )
-        typer.echo(f"repair rounds {board.repair_rounds}, tuning nudges kept {board.tune_rounds}, solver {board.version}")
+        typer.echo(
+            f"repair rounds {board.repair_rounds}, tuning nudges kept {board.tune_rounds}, solver {board.version}"
+        )
         typer.echo(_counters_line(generation))
     if board is None:
         raise typer.Exit(1)

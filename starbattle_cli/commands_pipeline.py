@@ -79,12 +79,13 @@ def _run_flow(settings: Settings, kind: str, call: Callable[[Any], Any]) -> Any:
     """Run a flow against the dashboard's server (or one started for this run), tagged with its kind; a failed run
     prints its reason and exits with status 1."""
     prepare_prefect(settings)
-    from prefect import tags
+    with prefect_api(settings):
+        from prefect import tags
 
-    import flows.daily as daily_flows
+        import flows.daily as daily_flows
 
-    with prefect_api(settings), tags(kind):
-        state = call(daily_flows)
+        with tags(kind):
+            state = call(daily_flows)
     if state.is_failed() or state.is_crashed():
         typer.echo(f"run failed: {state.message}", err=True)
         return None
@@ -158,12 +159,13 @@ def regrade() -> None:
     """Recompute the solve paths stored under an older solver version."""
     settings, _engine = _open()
     prepare_prefect(settings)
-    from prefect import tags
+    with prefect_api(settings):
+        from prefect import tags
 
-    from flows.maintenance import regrade as regrade_flow
+        from flows.maintenance import regrade as regrade_flow
 
-    with prefect_api(settings), tags("manual"):
-        state = regrade_flow(return_state=True)
+        with tags("manual"):
+            state = regrade_flow(return_state=True)
     if state.is_failed() or state.is_crashed():
         typer.echo(f"run failed: {state.message}", err=True)
         raise typer.Exit(1)
@@ -186,12 +188,13 @@ def enumerate_layouts(
     if count_layouts(size, stars) > MAX_BANK:
         raise InputError(f"{size}x{size} with {stars} stars has more than {MAX_BANK:,} layouts: sample it instead")
     prepare_prefect(settings)
-    from prefect import tags
+    with prefect_api(settings):
+        from prefect import tags
 
-    from flows.maintenance import enumerate_layouts as enumerate_flow
+        from flows.maintenance import enumerate_layouts as enumerate_flow
 
-    with prefect_api(settings), tags("manual"):
-        state = enumerate_flow(size=size, stars=stars, return_state=True)
+        with tags("manual"):
+            state = enumerate_flow(size=size, stars=stars, return_state=True)
     if state.is_failed() or state.is_crashed():
         typer.echo(f"run failed: {state.message}", err=True)
         raise typer.Exit(1)
@@ -207,15 +210,16 @@ def serve() -> None:
     deployments. The schedule stays active when this process stops, so a restart carries on."""
     settings, _engine = _open()
     prepare_prefect(settings, quiet=False)
-    from prefect import serve as prefect_serve
-    from prefect.schedules import Cron
-
-    from flows.daily import backfill as backfill_flow
-    from flows.daily import daily as daily_flow
-    from flows.maintenance import regrade as regrade_flow
-
     pipeline = settings.pipeline
     with prefect_api(settings, port=pipeline.ui_port) as api:
+        # Imported once the API is chosen: Prefect fixes its settings when first imported.
+        from prefect import serve as prefect_serve
+        from prefect.schedules import Cron
+
+        from flows.daily import backfill as backfill_flow
+        from flows.daily import daily as daily_flow
+        from flows.maintenance import regrade as regrade_flow
+
         nightly = daily_flow.to_deployment(
             name="nightly",
             schedules=[Cron(pipeline.nightly_cron, timezone=pipeline.timezone)],

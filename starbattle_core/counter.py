@@ -226,6 +226,50 @@ def _place_all(tables: _Tables, stars: Cells, open_cells: Cells, new: Cells) -> 
     return stars, open_cells
 
 
+def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[int, Cells, Cells, Cells]:
+    """All placements of `need` non-touching stars on `cells`: how many there are, the cells used by some, the
+    cells used by all, and the cells outside `cells` touched by every placement."""
+    ways = 0
+    anywhere = 0
+    everywhere = cells
+    attacked = -1
+    stack = [(cells, need, 0, 0)]
+    while stack:
+        free, left, placed, touched = stack.pop()
+        if not left:
+            ways += 1
+            anywhere |= placed
+            everywhere &= placed
+            attacked &= touched
+            continue
+        if free.bit_count() < left:
+            continue
+        low = free & -free
+        stack.append((free ^ low, left, placed, touched))
+        around = closes[low.bit_length() - 1]
+        stack.append((free & ~around, left - 1, placed | low, touched | around))
+    if not ways:
+        return 0, 0, 0, 0
+    return ways, anywhere, everywhere, attacked & ~cells
+
+
+def _placements(cells: Cells, need: int, closes: tuple[Cells, ...]) -> list[Cells]:
+    """Every set of `need` non-touching cells among `cells`."""
+    found = []
+    stack = [(cells, need, 0)]
+    while stack:
+        free, left, placed = stack.pop()
+        if not left:
+            found.append(placed)
+            continue
+        if free.bit_count() < left:
+            continue
+        low = free & -free
+        stack.append((free ^ low, left, placed))
+        stack.append((free & ~closes[low.bit_length() - 1], left - 1, placed | low))
+    return found
+
+
 _NEVER = 1 << 60  # the branching score of a unit with nothing left to place
 
 
@@ -236,6 +280,8 @@ class _Search:
         self.solutions: list[Cells] = []
         self.nodes = 0
         self.total = tables.size * tables.stars
+        # (open cells * 16 + need) of a unit -> what `_unit_options` says about them.
+        self.options: dict[int, tuple[int, Cells, Cells, Cells]] = {}
 
     def run(self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]) -> None:
         """Depth-first search from a state; returns when the subtree is done or the limit is reached.
@@ -250,23 +296,25 @@ class _Search:
         if stars.bit_count() == self.total:
             self.solutions.append(stars)
             return
-        # Branch on the unit's first star: on its i-th open cell, the cells before it empty.
+        # Branch on every placement of the unit's remaining stars: the branches are disjoint and cover all.
         closes = self.tables.closes
         cell_units = self.tables.cell_units
         quota = self.tables.stars
-        for _ in range(choice.bit_count() - need + 1):
-            bit = choice & -choice
-            choice ^= bit
-            cell = bit.bit_length() - 1
-            child_stars = stars | bit
-            child_open = open_cells & ~closes[cell]
-            for unit in cell_units[cell]:
-                if (child_stars & unit).bit_count() == quota:
-                    child_open &= ~unit
+        for placement in _placements(choice, need, closes):
+            child_stars = stars | placement
+            child_open = open_cells & ~choice
+            rest = placement
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                cell = bit.bit_length() - 1
+                child_open &= ~closes[cell]
+                for unit in cell_units[cell]:
+                    if (child_stars & unit).bit_count() >= quota:
+                        child_open &= ~unit
             self.run(child_stars, child_open, seen[:], scores[:])
             if len(self.solutions) >= self.limit:
                 return
-            open_cells &= ~bit
 
     def propagate(
         self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
@@ -284,6 +332,7 @@ class _Search:
         cell_units = tables.cell_units
         block = tables.block
         never = _NEVER
+        memo = self.options
         while True:
             changed = False
             for index, unit in enumerate(units):
@@ -315,41 +364,22 @@ class _Search:
                                 changed = True
                         scores[index] = count
                         continue
-                    # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
-                    rest = cells
-                    pieces = []
-                    covers = 0
-                    while rest and covers <= need:
-                        low = rest & -rest
-                        piece = rest & block[low.bit_length() - 1]
-                        pieces.append(piece)
-                        rest &= ~piece
-                        covers += 1
-                    if covers < need:
+                    # Every way to place the unit's remaining stars on its open cells (memoised by cells).
+                    key = cells * 16 + need
+                    options = memo.get(key)
+                    if options is None:
+                        options = memo[key] = _unit_options(cells, need, closes)
+                    ways, anywhere, everywhere, attacked = options
+                    if not ways:
                         return None
-                    if covers == need:
-                        # Every block holds exactly one star: a lone cell is a star, and the cells touching a
-                        # whole block are empty.
-                        forced = 0
-                        for piece in pieces:
-                            if piece & (piece - 1):
-                                common = open_cells & ~piece
-                                rest = piece
-                                while rest and common:
-                                    low = rest & -rest
-                                    common &= closes[low.bit_length() - 1]
-                                    rest ^= low
-                                if common:
-                                    open_cells &= ~common
-                                    changed = True
-                            else:
-                                forced |= piece
-                        if forced:
-                            changed = True
-                    else:
-                        forced = 0
+                    # Cells in no placement, and cells outside touched by every placement, are empty.
+                    dead = (cells & ~anywhere) | (attacked & open_cells)
+                    if dead:
+                        open_cells &= ~dead
+                        changed = True
+                    forced = everywhere
                     if not forced:
-                        scores[index] = count - need + 1
+                        scores[index] = ways
                         continue
                 # Put a star on every forced cell.
                 while forced:

@@ -130,7 +130,7 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(tmp_path: Path) -> 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:
     from flows.daily import backfill
 
-    config = write_config(tmp_path, workers=2)
+    config = write_config(tmp_path)
     first = backfill(start="2026-11-01", end="2026-11-02", config_path=config)
     assert first["published"] == 2 * len(SMALL_SLOTS) and first["skipped"] == []
     before = snapshot(config)

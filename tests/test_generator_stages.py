@@ -209,7 +209,7 @@ def test_real_boards_mostly_pass_the_looks_gate(path: str) -> None:
     gate = GeneratorConfig().looks_gate
     scores = [looks_score(p) for p in read_jsonl(str(shared_file(path)))]
     assert all(0 <= s <= 100 for s in scores)
-    assert sum(s >= gate for s in scores) / len(scores) >= 0.85
+    assert sum(s >= gate for s in scores) / len(scores) >= 0.8
 
 
 def test_grown_boards_pass_the_looks_gate_mostly() -> None:

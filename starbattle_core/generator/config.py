@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..layouts import MAX_LAYOUT_SIZE
 from ..puzzle import GAMES, InputError, layouts_exist
 
 BANDS = ("easy", "medium", "hard", "expert")
@@ -33,18 +34,21 @@ class GeneratorConfig(BaseModel):
     fun_gate: float = Field(75.0, ge=0, le=100)
     looks_gate: float = Field(78.0, ge=0, le=100)
     # Hill-climb tuning: boundary nudges tried per candidate that is unique and stuck-free but off target.
-    tune_rounds: int = Field(30, ge=0)
+    tune_rounds_starbattle: int = Field(12, ge=0)  # a 10x10 grade costs up to a second: fewer, closer nudges
+    tune_rounds_queens: int = Field(30, ge=0)
     # ... spent only on boards this close to the band (Star Battle: log of the difficulty ratio; Queens: one band
     # step plus a fraction, see stages.band_miss).
     tune_reach: float = Field(0.7, ge=0)
     tune_reach_queens: float = Field(1.5, ge=0)
     # ... and, inside the band, only on boards whose fun is at most this far under the gate.
-    tune_fun_reach: float = Field(12.0, ge=0)
+    tune_fun_reach: float = Field(8.0, ge=0)
     # Two boards are near-duplicates when they share more than this share of their star positions.
     similarity_threshold: float = Field(0.6, ge=0, le=1)
     # Easy hunting: the capped solver may use only techniques up to this cost (per game).
-    easy_max_cost_starbattle: int = Field(4, ge=1)
+    easy_max_cost_starbattle: int = Field(30, ge=1)
     easy_max_cost_queens: int = Field(3, ge=1)
+    # ... tried first on the raw board, before any counting or repair (completion proves it unique).
+    easy_hunt_raw: bool = True
     # A second budget next to the seconds: the number of candidates tried (None: no limit). When it, and not the
     # clock, ends a run, the result is the same on every machine.
     max_candidates: int | None = Field(None, ge=1)
@@ -65,6 +69,9 @@ class GeneratorConfig(BaseModel):
 
     def repair_rounds(self, game: str) -> int:
         return self.repair_rounds_queens if game == "queens" else self.repair_rounds_starbattle
+
+    def tune_rounds(self, game: str) -> int:
+        return self.tune_rounds_queens if game == "queens" else self.tune_rounds_starbattle
 
     def easy_max_cost(self, game: str) -> int:
         return self.easy_max_cost_queens if game == "queens" else self.easy_max_cost_starbattle
@@ -88,7 +95,7 @@ class Slot:
             raise InputError(f"slot stars {self.stars}: queens has one queen per unit")
         if self.game == "queens" and self.band == "expert":
             raise InputError("slot band 'expert': queens bands are easy, medium and hard")
-        if not isinstance(self.size, int) or not 4 <= self.size <= 30:
-            raise InputError(f"slot size {self.size!r} out of range 4..30")
+        if not isinstance(self.size, int) or not 4 <= self.size <= MAX_LAYOUT_SIZE:
+            raise InputError(f"slot size {self.size!r} out of range 4..{MAX_LAYOUT_SIZE} (the layout bank's reach)")
         if not layouts_exist(self.size, self.stars):
             raise InputError(f"slot {self.size}x{self.size} with {self.stars} stars: no valid layout exists")

@@ -77,15 +77,24 @@ def try_candidate(
         return None
 
     puzzle = Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=layout)
-    mended = repair(puzzle, layout, config.repair_rounds(slot.game), rng, config.repair_sample)
-    counters.repair_rounds += mended.rounds
-    clock.lap("repair")
-    if mended.status != "unique":
-        counters.reject(mended.status)
-        return None
-    counters.unique_raw += mended.rounds == 0
+    hunted = None
+    if slot.band == "easy" and config.easy_hunt_raw:
+        # Easy hunting: a capped solve that completes the raw board proves it unique; no count, no repair.
+        hunted = grade_for_slot(puzzle, slot, config, grading)
+        clock.lap("grading")
+        if not hunted.solved:
+            hunted = None
+    repair_rounds = 0
+    if hunted is None:
+        mended = repair(puzzle, layout, config.repair_rounds(slot.game), rng, config.repair_sample)
+        counters.repair_rounds += mended.rounds
+        clock.lap("repair")
+        if mended.status != "unique":
+            counters.reject(mended.status)
+            return None
+        puzzle, repair_rounds = mended.puzzle, mended.rounds
+    counters.unique_raw += repair_rounds == 0
     counters.unique_repaired += 1
-    puzzle = mended.puzzle
 
     if looks_score(puzzle) < config.looks_gate:
         clock.lap("looks")
@@ -93,11 +102,11 @@ def try_candidate(
         return None
     clock.lap("looks")
 
-    result = grade_for_slot(puzzle, slot, config, grading)
+    result = hunted or grade_for_slot(puzzle, slot, config, grading)
     clock.lap("grading")
     reason = judge(result, slot, config, grading)
     tune_rounds = 0
-    if reason in ("wrong_band", "low_fun") and config.tune_rounds and _worth_tuning(result, slot, config, grading):
+    if reason in ("wrong_band", "low_fun") and _worth_tuning(result, slot, config, grading):
         tuned = tune(puzzle, result, slot, rng, config, grading, clock.out_of_time)
         clock.lap("tuning")
         if clock.out_of_time():
@@ -130,7 +139,7 @@ def try_candidate(
         grade=result,
         version=result.version,
         seed=seed,
-        repair_rounds=mended.rounds,
+        repair_rounds=repair_rounds,
         tune_rounds=tune_rounds,
     )
 
@@ -138,7 +147,7 @@ def try_candidate(
 def _worth_tuning(result: Grade, slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> bool:
     """Tune only boards within reach: solved, at most `tune_reach` from the band, and in the band only when the
     fun score is near the gate (a grade costs up to a second on 10x10; hopeless boards are cheaper to replace)."""
-    if not result.solved:
+    if not result.solved or not config.tune_rounds(slot.game):
         return False
     miss = band_miss(result, slot, grading)
     if miss == 0:

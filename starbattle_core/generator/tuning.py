@@ -46,12 +46,12 @@ def tune(
     grading: GradingConfig,
     out_of_time: Callable[[], bool] = lambda: False,
 ) -> Tuning:
-    """Up to `config.tune_rounds` nudges; stops early once the board is in the band with fun over the gate."""
+    """Up to `config.tune_rounds(game)` nudges; stops early once the board is in the band with fun over the gate."""
     intended = puzzle.solution
     assert intended is not None, "tuning needs the intended solution"
     best = _standing(result, slot, grading)
     kept = tried = 0
-    for _ in range(config.tune_rounds):
+    for _ in range(config.tune_rounds(slot.game)):
         if best[0] == 0 and -best[1] >= config.fun_gate or out_of_time():
             break
         moves = boundary_moves(puzzle.regions, puzzle.size, puzzle.all_cells & ~intended, intended)

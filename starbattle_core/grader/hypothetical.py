@@ -13,13 +13,17 @@ from .geometry import Geometry, State
 from .propagation import Outcome, propagate
 from .step import Deduction
 
-_INNER_PASSES = 3  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
+_INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
+_DEEP_CANDIDATES = 24  # a chain of chains starts only from this many of the tightest cells
 
 
 def assumption(geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int) -> Deduction | None:
     """The first open cell (tightest units first) for which assuming `assume` ("star" or "empty") leads to a
     contradiction within `budget` rounds of `level` propagation, at nesting `depth` (1 or 2)."""
-    for cell in _candidates(geometry, state):
+    candidates = _candidates(geometry, state)
+    if depth > 1:
+        candidates = candidates[:_DEEP_CANDIDATES]
+    for cell in candidates:
         outcome = _refute(geometry, state, cell, assume, level, depth)
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
             name = geometry.cell_name(cell)
@@ -55,21 +59,27 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
         stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
         outcome = propagate(geometry, stars, empty, level, changed=bit)
         if depth > 1 and outcome.contradiction is None:
-            outcome = _nested(geometry, outcome, level)
+            outcome = _nested(geometry, state, outcome, level)
         if len(memo) > 50_000:
             memo.clear()
         memo[key] = outcome
     return outcome
 
 
-def _nested(geometry: Geometry, outcome: Outcome, level: int) -> Outcome:
+def _nested(geometry: Geometry, state: State, outcome: Outcome, level: int) -> Outcome:
     """Keep refuting single star assumptions at `level - 1` inside an assumption, until a contradiction appears
-    or nothing more is refuted."""
+    or nothing more is refuted. The inner assumptions stay near the chain: open cells of the units that the
+    assumption changed (a person follows the chain, not the whole board)."""
     inner = max(1, level - 1)
     stars, empty, rounds = outcome.stars, outcome.empty, outcome.rounds
+    changed = (stars & ~state.stars) | (empty & ~state.empty)
     for _ in range(_INNER_PASSES):
         refuted: Cells = 0
-        open_cells = geometry.all_cells & ~stars & ~empty
+        near = 0
+        for mask in geometry.unit_masks:
+            if mask & changed:
+                near |= mask
+        open_cells = near & geometry.all_cells & ~stars & ~empty
         for cell in iter_cells(open_cells):
             trial = propagate(geometry, stars | (1 << cell), empty, inner, changed=1 << cell)
             if trial.contradiction:
@@ -80,5 +90,6 @@ def _nested(geometry: Geometry, outcome: Outcome, level: int) -> Outcome:
         rounds += deeper.rounds
         if deeper.contradiction:
             return Outcome(deeper.stars, deeper.empty, rounds, deeper.contradiction)
+        changed = (deeper.stars & ~stars) | (deeper.empty & ~empty)
         stars, empty = deeper.stars, deeper.empty
     return Outcome(stars, empty, rounds, None)

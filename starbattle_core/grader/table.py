@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .basic import one_star_attack, star_neighbours, unit_complete, unit_fill
+from .blocks import region_blocks, remainder_blocks
 from .cases import pressure, tight_room, unit_cases
 from .counting import union_confinement, union_remainder
 from .geometry import Geometry, State
@@ -78,6 +79,13 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
                 _t(f"{word} {side} inside {word} {other}, remainder", f"X{k}{side[0].upper()}", cost, "counting",
                    union_remainder, inner=side, size=k, limit=12)
                 for k, word, cost in ((1, "one", 35), (2, "two", 65), (3, "three", 120), (4, "four", 220), (5, "five", 380))
+                for side, other in (("regions", "lines"), ("lines", "regions"))
+            ),
+            _t("region in 2x2 blocks", "BR", 20, "blocks", region_blocks),
+            *(
+                _t(f"{word} {side} inside {word} {other}, rest in 2x2 blocks", f"B{k}{side[0].upper()}", cost, "blocks",
+                   remainder_blocks, inner=side, size=k)
+                for k, word, cost in ((1, "one", 40), (2, "two", 70), (3, "three", 130), (4, "four", 240), (5, "five", 400))
                 for side, other in (("regions", "lines"), ("lines", "regions"))
             ),
             _t("line cases, few", "CL3", 12, "blocks", unit_cases, kind="lines", limit=3),

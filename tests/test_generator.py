@@ -1,0 +1,138 @@
+"""`generate`: every board it returns is sound (connected regions, one solution equal to the intended one, the
+slot's band, fun and looks over their gates); it is deterministic by seed; a spent budget is a clear result."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import lru_cache
+
+import pytest
+
+import starbattle_cli.commands_generate  # noqa: F401  (registers the command on the root app)
+from starbattle_cli.app import main
+from starbattle_core.counter import count_solutions
+from starbattle_core.formats import puzzle_from_json
+from starbattle_core.generator import REASONS, Generation, GeneratorConfig, Slot, board_to_json, generate
+from starbattle_core.generator.looks import looks_score
+from starbattle_core.grader import grade
+from starbattle_core.puzzle import InputError, is_connected
+
+CONFIG = GeneratorConfig(max_candidates=400)  # a budget in candidates too, so these runs never depend on the clock
+SLOTS = [
+    (Slot("queens", 7, 1, "easy"), 0),
+    (Slot("queens", 7, 1, "easy"), 1),
+    (Slot("queens", 8, 1, "medium"), 2),
+    (Slot("starbattle", 6, 1, "easy"), 0),
+    (Slot("starbattle", 10, 2, "medium"), 1),
+]
+
+
+@lru_cache(maxsize=None)
+def generated(slot: Slot, seed: int) -> Generation:
+    return generate(slot, seed, 120.0, CONFIG)
+
+
+@pytest.mark.parametrize(("slot", "seed"), SLOTS, ids=lambda x: str(x))
+def test_every_generated_board_is_sound(slot: Slot, seed: int) -> None:
+    generation = generated(slot, seed)
+    board = generation.board
+    assert board is not None, generation.counters.to_json()
+    puzzle = board.puzzle
+    assert (puzzle.game, puzzle.size, puzzle.stars) == (slot.game, slot.size, slot.stars)
+    assert all(is_connected(mask, puzzle.size) for mask in puzzle.region_masks)
+    counted = count_solutions(puzzle, 2)
+    assert counted.count == 1 and counted.exact and counted.solutions == (puzzle.solution,)
+    regraded = grade(puzzle)
+    assert regraded.solved and regraded.band == slot.band == board.band
+    assert regraded.difficulty == board.difficulty
+    assert board.fun == regraded.experience.fun >= CONFIG.fun_gate
+    assert board.looks == looks_score(puzzle) >= CONFIG.looks_gate
+    counters = generation.counters
+    assert counters.candidates == 1 + sum(counters.rejections.values())
+    assert set(counters.rejections) == set(REASONS)
+
+
+def test_generation_is_deterministic_by_seed() -> None:
+    slot = Slot("queens", 7, 1, "easy")
+    again = generate(slot, 0, 120.0, CONFIG)
+    first = generated(slot, 0)
+    assert again.board is not None and first.board is not None
+    assert again.board.puzzle.regions == first.board.puzzle.regions
+    assert again.board.puzzle.solution == first.board.puzzle.solution
+    assert again.counters.rejections == first.counters.rejections
+    other = generated(slot, 1).board
+    assert other is not None and other.puzzle.regions != first.board.puzzle.regions
+
+
+def test_a_spent_budget_returns_no_board_and_the_counters() -> None:
+    impossible = GeneratorConfig(fun_gate=100, looks_gate=100, max_candidates=3)
+    result = generate(Slot("queens", 7, 1, "easy"), 5, 60.0, impossible)
+    assert result.board is None and result.budget_hit
+    assert result.counters.candidates == 3 == sum(result.counters.rejections.values())
+    timed_out = generate(Slot("starbattle", 10, 2, "expert"), 5, 0.0)
+    assert timed_out.board is None and timed_out.budget_hit and timed_out.counters.candidates == 0
+
+
+def test_layouts_to_avoid_are_rejected_as_near_duplicates() -> None:
+    config = GeneratorConfig(similarity_threshold=0.0, max_candidates=4)
+    every_cell = (1 << 49) - 1
+    result = generate(Slot("queens", 7, 1, "easy"), 0, 60.0, config, avoid=[every_cell])
+    assert result.board is None
+    assert result.counters.rejections["near_duplicate"] == 4
+
+
+def test_impossible_slots_are_input_errors() -> None:
+    with pytest.raises(InputError, match="no valid layout"):
+        Slot("starbattle", 6, 2, "easy")
+    with pytest.raises(InputError, match="band 'expert'"):
+        Slot("queens", 8, 1, "expert")
+    with pytest.raises(InputError, match="band 'tricky'"):
+        Slot("starbattle", 10, 2, "tricky")
+
+
+def test_board_json_is_the_shared_puzzle_object_plus_scores() -> None:
+    generation = generated(Slot("queens", 7, 1, "easy"), 0)
+    board = generation.board
+    assert board is not None
+    obj = board_to_json(board, generation.counters)
+    for key in ("game", "size", "stars", "regions", "solution", "band", "difficulty", "fun", "looks", "seed",
+                "version", "counters"):
+        assert key in obj
+    back = puzzle_from_json(json.loads(json.dumps(obj)))
+    assert back.regions == board.puzzle.regions and back.solution == board.puzzle.solution
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    old = sys.argv
+    sys.argv = ["starbattle", *argv]
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["generate", "--game", "queens", "--size", "7", "--stars", "1", "--band", "easy",
+                        "--seed", "0", "--json"], capsys)
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["band"] == "easy" and obj["seed"] == 0 and obj["counters"]["candidates"] >= 1
+    assert puzzle_from_json(obj).solution is not None
+
+
+def test_cli_shows_the_board_and_its_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["generate", "--game", "queens", "--size", "7", "--band", "easy", "--ascii"], capsys)
+    assert code == 0
+    assert "easy, difficulty" in out and "fun" in out and "looks" in out and "candidates" in out
+
+
+def test_cli_bad_slot_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["generate", "--game", "queens", "--size", "8", "--band", "expert"], capsys)
+    assert code == 2 and out == ""
+    assert err.strip().count("\n") == 0 and "expert" in err

@@ -1,0 +1,88 @@
+"""`starbattle grade` and `starbattle explain` through the real entry point: fields, exit statuses, stdin, and
+bad input as one line on stderr with status 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import starbattle_cli.commands_grade  # noqa: F401  (registers the commands until app.py imports the module)
+from conftest import shared_file
+from starbattle_cli.app import main
+
+# Rows 5 and 6 lie in region F on a one-star board: no solution, so the grader cannot finish.
+BROKEN = {"game": "starbattle", "size": 6, "stars": 1,
+          "regions": ["AAABBB", "AABBBC", "DDDCCC", "DDEECC", "FFFFFF", "FFFFFF"]}
+
+
+def run(capsys, monkeypatch, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    monkeypatch.setattr(sys, "argv", ["starbattle", *args])
+    try:
+        main()
+        status = 0
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def handmade_lines(count: int) -> str:
+    """The first `count` hand-made boards below 14x14, as JSON Lines."""
+    with open(shared_file("starbattle/handmade.jsonl"), encoding="utf-8") as handle:
+        lines = [line for line in handle if json.loads(line)["size"] < 14]
+    return "".join(lines[:count])
+
+
+def test_grade_json_has_the_agreed_fields(capsys, monkeypatch) -> None:
+    status, out, err = run(capsys, monkeypatch, "grade", "-", "--json", stdin=handmade_lines(3))
+    assert status == 0 and err == ""
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 3
+    for record in records:
+        assert {"id", "solved", "difficulty", "band", "steps", "hardest", "climax", "fun", "version"} <= set(record)
+        assert record["solved"] is True and record["band"] in ("easy", "medium", "hard", "expert")
+        assert record["hardest"]["cost"] >= 1 and 1 <= record["hardest"]["step"] <= record["steps"]
+        assert 0 <= record["fun"] <= 100 and record["version"].startswith("grader-")
+
+
+def test_grade_text_from_a_file(capsys, monkeypatch) -> None:
+    path = str(shared_file("queens/linkedin.jsonl"))
+    status, out, _ = run(capsys, monkeypatch, "grade", path, "--json")
+    assert status == 0 and len(out.splitlines()) == 849
+    status, out, _ = run(capsys, monkeypatch, "grade", "-", stdin=handmade_lines(1))
+    assert status == 0
+    assert "difficulty" in out and "band" in out and "hardest:" in out and "fun " in out
+
+
+def test_capped_grade_reports_stuck_with_status_1(capsys, monkeypatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, "grade", "-", "--json", "--max-cost", "1", stdin=handmade_lines(1))
+    record = json.loads(out)
+    assert status == 1 and record["solved"] is False and record["open"] > 0
+
+
+def test_unsolvable_board_is_stuck(capsys, monkeypatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, "grade", "-", stdin=json.dumps(BROKEN))
+    assert status == 1 and ("stuck" in out or "no solution" in out)
+
+
+def test_explain_text_and_json(capsys, monkeypatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, "explain", "-", stdin=handmade_lines(1))
+    assert status == 0
+    assert "1. [" in out and "total" in out
+    status, out, _ = run(capsys, monkeypatch, "explain", "-", "--json", stdin=handmade_lines(2))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(records) == 2
+    for record in records:
+        assert record["steps"][-1]["total"] == record["difficulty"]
+        assert all(step["sentence"] for step in record["steps"])
+
+
+def test_bad_input_is_one_line_and_status_2(capsys, monkeypatch, tmp_path) -> None:
+    for command in ("grade", "explain"):
+        status, out, err = run(capsys, monkeypatch, command, "-", stdin='{"size": 3, "regions": ["AB"]}\n')
+        assert status == 2 and out == "" and err.startswith("error: ") and len(err.strip().splitlines()) == 1
+        status, _, err = run(capsys, monkeypatch, command, str(tmp_path / "missing.jsonl"))
+        assert status == 2 and "missing.jsonl" in err and "Traceback" not in err
