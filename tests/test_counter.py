@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from brute_force import all_layouts, brute_force_solutions
 from conftest import shared_file
 from starbattle_core.counter import count_solutions
-from starbattle_core.formats import read_jsonl
+from starbattle_core.formats import puzzle_from_json, read_jsonl
 from starbattle_core.puzzle import InputError, Puzzle, solution_problems
 
 
@@ -210,15 +211,47 @@ def test_limit_below_one_is_rejected() -> None:
 # --- golden: every real puzzle is unique and its solution is the published one --------------------------------
 
 
-GOLDEN_FILES = ["queens/linkedin.jsonl", "queens/community.jsonl", "starbattle/handmade.jsonl", "starbattle/archive.jsonl"]
+GOLDEN_FILES = ["queens/linkedin.jsonl", "queens/community.jsonl", "starbattle/handmade.jsonl"]
+
+
+def check_unique(puzzle: Puzzle, where: str) -> None:
+    result = count_solutions(puzzle, limit=2)
+    assert (result.count, result.exact) == (1, True), f"{where} {puzzle.id}: {result.count} solutions"
+    assert result.solutions[0] == puzzle.solution, f"{where} {puzzle.id}: another solution"
 
 
 @pytest.mark.parametrize("name", GOLDEN_FILES)
 def test_real_puzzles_have_exactly_their_published_solution(name: str) -> None:
     checked = 0
     for puzzle in read_jsonl(str(shared_file(name))):
-        result = count_solutions(puzzle, limit=2)
-        assert (result.count, result.exact) == (1, True), f"{name} {puzzle.id}: {result.count} solutions"
-        assert result.solutions[0] == puzzle.solution, f"{name} {puzzle.id}: another solution"
+        check_unique(puzzle, name)
         checked += 1
     assert checked > 10
+
+
+def archive_boards() -> list[tuple[Puzzle, str]]:
+    """Every board of the archive (read from ../shared/data, never copied) with its published label."""
+    boards = []
+    with open(shared_file("starbattle/archive.jsonl"), encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            obj = json.loads(line)
+            boards.append((puzzle_from_json(obj, where=f"archive line {number}"), str(obj.get("label"))))
+    return boards
+
+
+# The archive's 14x14 hard boards take about a second each (see bench/bench_counter.py, which checks all of them):
+# the tests check every other board of the archive and a fixed sample of these.
+HARD_14_SAMPLE = 5
+
+
+def test_archive_boards_have_exactly_their_published_solution() -> None:
+    checked = 0
+    hard_14 = 0
+    for puzzle, label in archive_boards():
+        if puzzle.size == 14 and label == "hard":
+            hard_14 += 1
+            if hard_14 > HARD_14_SAMPLE:
+                continue
+        check_unique(puzzle, "archive")
+        checked += 1
+    assert checked == 1020 - 150 + HARD_14_SAMPLE

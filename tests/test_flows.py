@@ -15,7 +15,7 @@ import pytest
 import yaml
 from sqlmodel import Session, select
 
-from flows.db import Attempt, PuzzleRecord, Run, ScheduleEntry, SolvePath
+from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, SolvePath
 from flows.settings import load_settings
 from flows.tasks import database
 from starbattle_core.counter import count_solutions
@@ -141,6 +141,30 @@ def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None
     assert len(after["schedule"]) == 3 * len(SMALL_SLOTS)
     for day in ("2026-11-01", "2026-11-02", "2026-11-03"):
         check_whole_boards(config, dt.date.fromisoformat(day), SMALL_SLOTS)
+
+
+def test_regrade_restores_missing_paths_and_the_layout_bank_fills(tmp_path: Path) -> None:
+    from flows.daily import daily
+    from flows.maintenance import enumerate_layouts, regrade
+    from starbattle_core.grader import SOLVER_VERSION
+    from starbattle_core.layouts import count_layouts
+
+    config = write_config(tmp_path, slots=SMALL_SLOTS[:1])
+    assert enumerate_layouts(size=6, stars=1, config_path=config) == count_layouts(6, 1)
+    assert enumerate_layouts(size=6, stars=1, config_path=config) == count_layouts(6, 1)  # not stored twice
+    daily(date=DAY, config_path=config)
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    with Session(engine) as session:
+        [path] = session.exec(select(SolvePath)).all()
+        steps = path.steps
+        session.delete(path)  # as if the board had been graded by an older solver only
+        session.commit()
+        assert sum(layout.uses for layout in session.exec(select(Layout)).all()) == 1
+    assert regrade(config_path=config) == {"solver_version": SOLVER_VERSION, "stale": 1, "regraded": 1}
+    assert regrade(config_path=config)["stale"] == 0
+    with Session(engine) as session:
+        [path] = session.exec(select(SolvePath)).all()
+    assert path.solver_version == SOLVER_VERSION and path.steps == steps  # the same solver finds the same path
 
 
 def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(

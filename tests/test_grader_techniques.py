@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from starbattle_core.grader import Geometry, State
 from starbattle_core.grader.basic import one_star_attack, star_neighbours, unit_complete, unit_fill
-from starbattle_core.grader.cases import pressure, unit_cases
-from starbattle_core.grader.counting import union_confinement
+from starbattle_core.grader.blocks import block_cover, region_blocks, remainder_blocks
+from starbattle_core.grader.cases import pressure, tight_room, unit_cases
+from starbattle_core.grader.counting import union_confinement, union_remainder
 from starbattle_core.grader.hypothetical import assumption
 from starbattle_core.grader.propagation import ATTACK, CONFINE, TRIVIAL, chain_capacity, fits, placements, propagate
 from starbattle_core.puzzle import Cells, Puzzle, is_solution
@@ -194,3 +195,41 @@ def test_room_and_propagation() -> None:
     touching = marks(["*?????", "?*????", *OPEN6[2:]])
     assert propagate(g, touching.stars, touching.empty, TRIVIAL).contradiction == "two stars would touch"
     assert propagate(g, 0, 0, ATTACK).contradiction is None
+
+
+QUARTERS8 = ["AAAABBBB", "AAAABBBB", "CCCCDDDD", "CCCCDDDD", "EEEEFFFF", "EEEEFFFF", "GGGGHHHH", "GGGGHHHH"]
+
+
+def test_tight_line_and_tight_band() -> None:
+    g = board(ROWS8, 2)
+    found = tight_room(g, marks(["???.....", *OPEN8[1:]]), kind="lines")
+    assert found is not None and found.stars == cells(g, "R1C1", "R1C3") and found.empties == cells(g, "R1C2")
+    assert tight_room(g, marks(OPEN8), kind="lines") is None
+    # Rows 1-2 fold onto columns 1, 3-4, 6, 8: room for exactly 4; the pair R2C3-R2C4 holds one star.
+    found = tight_room(g, marks(["?....?.?", "?.??.?.?", *OPEN8[2:]]), kind="bands")
+    assert found is not None and found.units == ("rows 1-2",) and found.empties == cells(g, "R3C3", "R3C4")
+    assert tight_room(g, marks(OPEN8), kind="bands") is None
+
+
+def test_region_in_two_by_two_blocks() -> None:
+    g = board(QUARTERS8, 2)
+    # Region A keeps R1C3-R2C4 and R2C1-R2C2: two blocks for two stars, so R2C1/R2C2 holds one and R3C1, R3C2 go.
+    found = region_blocks(g, marks(["..??????", *OPEN8[1:]]))
+    assert found is not None and found.units == ("region A",) and found.empties == cells(g, "R3C1", "R3C2")
+    assert region_blocks(g, marks(OPEN8)) is None
+    assert [b.bit_count() for b in block_cover(g, g.regions[0].mask)] == [4, 4]
+
+
+def test_remainder_of_a_confinement() -> None:
+    g = board(QUARTERS8, 2)
+    # Row 1 lies inside regions A and B, which need 4: the rest of A and B (row 2) holds exactly 2, and only
+    # R2C1, R2C2, R2C3 are open there: one way, R2C1 + R2C3.
+    state = marks(["????????", "???.....", *OPEN8[2:]])
+    found = union_remainder(g, state, inner="lines", size=2, limit=12)
+    assert found is not None and found.stars == cells(g, "R2C1", "R2C3")
+    assert set(found.units) == {"row 1", "region A", "region B"}
+    found = remainder_blocks(g, state, inner="lines", size=2)
+    assert found is not None and found.stars == cells(g, "R2C3")
+    assert found.empties == cells(g, "R1C1", "R1C2", "R3C1", "R3C2")
+    assert union_remainder(g, marks(OPEN8), inner="lines", size=2, limit=12) is None
+    assert remainder_blocks(g, marks(OPEN8), inner="lines", size=2) is None

@@ -72,10 +72,18 @@ def _weighted_order(cells: list[int], weights: list[float], rng: random.Random) 
 
 
 def grow_starbattle_regions(
-    size: int, stars: int, layout: Cells, rng: random.Random, config: GeneratorConfig | None = None
+    size: int,
+    stars: int,
+    layout: Cells,
+    rng: random.Random,
+    config: GeneratorConfig | None = None,
+    pull: float | None = None,
 ) -> Growth:
-    """Regions for a Star Battle layout: each holds exactly `stars` stars of the layout and is 4-connected."""
+    """Regions for a Star Battle layout: each holds exactly `stars` stars of the layout and is 4-connected.
+
+    `pull` (default `config.growth_pull`): how strongly a region leans towards its missing stars."""
     config = config or GeneratorConfig()
+    pull = config.growth_pull if pull is None else pull
     g = grid(size)
     groups = group_stars(layout, size, stars, rng)
     region = [1 << group[0] for group in groups]
@@ -98,7 +106,7 @@ def grow_starbattle_regions(
         targets = cell_list(missing[i])
         near = [min(_distance(cell, t, size) for t in targets) for cell in frontier]
         closest = min(near, default=0)
-        weights = [config.growth_pull ** (closest - d) for d in near]
+        weights = [pull ** (closest - d) for d in near]
         placed = False
         for cell in _weighted_order(frontier, weights, rng):
             bit = 1 << cell

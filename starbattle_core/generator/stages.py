@@ -35,7 +35,7 @@ def draw_layout(slot: Slot, rng: np.random.Generator) -> Cells:
 def grow_regions(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
     if slot.game == "queens":
         return grow_queens_regions(slot.size, layout, rng, config)
-    return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config)
+    return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config, config.growth_pull_for(slot.band))
 
 
 def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:

@@ -70,7 +70,8 @@ def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduc
     units = [u for u in _units_of_kind(geometry, kind) if geometry.need(u, state) == need and u.mask & open_cells]
     if not units:
         return None
-    removed: dict[int, Cells] = {}
+    key = ("removed", state.stars, state.empty)
+    removed: dict[int, Cells] = geometry.memo.setdefault(key, {})  # shared by the pressure variants of this state
     for unit in units:
         own = unit.mask & open_cells
         candidates = (geometry.touched(own) | own) & open_cells

@@ -21,20 +21,20 @@ class ExperienceConfig(BaseModel):
 
     quick_cost: int = Field(3, ge=1)
     queens_quick_cost: int = Field(1, ge=1)
-    hard_fraction: float = Field(0.5, gt=0, le=1)
+    hard_fraction: float = Field(0.75, gt=0, le=1)
     # Climax: full points when the hardest step comes at or before `climax_best` of the way, none at `climax_worst`.
     climax_best: float = Field(0.2, ge=0, le=1)
     climax_worst: float = Field(0.6, ge=0, le=1)
     # A-ha: a hard step whose run of quick steps right after it places at least `aha_stars` stars.
     aha_stars: int = Field(2, ge=1)
-    aha_target: int = Field(4, ge=1)  # a-ha moments that earn full points
+    aha_target: int = Field(2, ge=1)  # a-ha moments that earn full points (measured: hand-made boards ~1-2 here)
     # Follow-up share: the fraction of quick steps; full points inside [low, high], none `follow_tolerance` outside.
     follow_low: float = Field(0.5, ge=0, le=1)
     follow_high: float = Field(0.7, ge=0, le=1)
     follow_tolerance: float = Field(0.3, gt=0)
     # Grind: runs of consecutive hard steps up to `grind_free` long cost nothing; `grind_span` more lose all points.
-    grind_free: int = Field(2, ge=1)
-    grind_span: int = Field(4, ge=1)
+    grind_free: int = Field(3, ge=1)
+    grind_span: int = Field(5, ge=1)
     # Points for each part; they add up to the 100 of a perfect path.
     climax_weight: float = Field(35, ge=0)
     aha_weight: float = Field(25, ge=0)

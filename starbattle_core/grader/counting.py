@@ -32,7 +32,15 @@ class Confinement:
 
 def confinements(geometry: Geometry, state: State, inner: str, size: int) -> Iterator[Confinement]:
     """Every confinement of inner units ("regions" or "lines") in units of the other kind with `size` units on
-    the larger side, rows before columns, in index order."""
+    the larger side, rows before columns, in index order (memoised on the geometry: three families read them)."""
+    key = ("confinements", state.stars, state.empty, inner, size)
+    found = geometry.memo.get(key)
+    if found is None:
+        found = geometry.memo[key] = list(_confinements(geometry, state, inner, size))
+    return iter(found)
+
+
+def _confinements(geometry: Geometry, state: State, inner: str, size: int) -> Iterator[Confinement]:
     open_cells = geometry.open_cells(state)
     if inner == "regions":
         pairs = [(geometry.regions, geometry.rows), (geometry.regions, geometry.columns)]

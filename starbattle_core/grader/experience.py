@@ -5,8 +5,9 @@ Four parts, each worth up to its weight in `ExperienceConfig` (35 + 25 + 25 + 15
 - climax: where the hardest step falls, as a fraction of the solve (0 = first step, 1 = last; the first of equal
   hardest steps). Full points at or before `climax_best`, falling linearly to none at `climax_worst`: hand-made
   boards peak about 17% in, raw generated ones about 37%.
-- a-ha moments: hard steps followed at once by a run of quick steps that places at least `aha_stars` stars (the
-  door swinging open after the safe is cracked). Points grow linearly up to `aha_target` moments.
+- a-ha moments: hard steps after which the easier steps that follow (up to the next hard step) place at least
+  `aha_stars` stars (the door swinging open after the safe is cracked). Points grow linearly up to
+  `aha_target` moments.
 - follow-up share: the fraction of steps that are quick. Full points between `follow_low` and `follow_high`,
   none `follow_tolerance` outside that range.
 - grind: the longest run of consecutive hard steps. Full points up to `grind_free`, none at
@@ -53,8 +54,8 @@ def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int)
         if not is_hard:
             continue
         placed = 0
-        for step, is_quick in zip(steps[i + 1 :], quick[i + 1 :]):
-            if not is_quick:
+        for step, also_hard in zip(steps[i + 1 :], hard[i + 1 :]):
+            if also_hard:
                 break
             placed += step.stars.bit_count()
         if placed >= config.aha_stars:

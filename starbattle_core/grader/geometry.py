@@ -8,6 +8,7 @@ marks: the cells known to be stars and the cells known to be empty; every other 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..puzzle import Cells, Puzzle, iter_cells
 
@@ -63,8 +64,9 @@ class Geometry:
         self.line_paths = tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n))
         self._lacks: tuple[int, ...] = ()
         self._lacks_for: Cells | None = None
-        # Outcomes of hypotheticals already worked out, keyed by state and assumption (see hypothetical.py).
-        self.memo: dict[tuple[int, ...] | tuple[object, ...], object] = {}
+        # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
+        # solver clears it as the state moves on, so it holds one state's work at a time.
+        self.memo: dict[tuple[Any, ...], Any] = {}
         # For every cell, the positions in `units` of its row, its column and its region.
         self.units_of_cell = tuple(
             (cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State
-from .propagation import Outcome, propagate
+from .propagation import CONFINE, Outcome, propagate
 from .step import Deduction
 
 _INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
@@ -23,6 +23,10 @@ def assumption(geometry: Geometry, state: State, *, assume: str, level: int, bud
     candidates = _candidates(geometry, state)
     if depth > 1:
         candidates = candidates[:_DEEP_CANDIDATES]
+    elif level < CONFINE:
+        # The rules of a lower level are a subset of the confine chain's: a cell that chain cannot refute, no weaker
+        # one can. One such sweep (memoised, and reused by the confine variants) spares the weaker sweeps.
+        candidates = [c for c in candidates if _refute(geometry, state, c, assume, CONFINE, 1).contradiction]
     for cell in candidates:
         outcome = _refute(geometry, state, cell, assume, level, depth)
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
@@ -60,8 +64,6 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
         outcome = propagate(geometry, stars, empty, level, changed=bit)
         if depth > 1 and outcome.contradiction is None:
             outcome = _nested(geometry, state, outcome, level)
-        if len(memo) > 50_000:
-            memo.clear()
         memo[key] = outcome
     return outcome
 

@@ -68,6 +68,7 @@ def grade(
             break
         steps.append(step)
         state = State(state.stars | step.stars, state.empty | step.empties)
+        geometry.memo.clear()  # memoised work belongs to the previous state
         problem = broken_rule(geometry, state)
     return _grade(puzzle, geometry, state, tuple(steps), problem, config, max_cost)
 

@@ -32,8 +32,3 @@ class Step:
     empties: Cells
     units: tuple[str, ...]
     sentence: str
-
-    @property
-    def decided(self) -> int:
-        """How many cells this step decided."""
-        return (self.stars | self.empties).bit_count()

@@ -1,0 +1,140 @@
+"""Benchmark and calibration of the step grader on the shared data (in-process timings).
+
+For every data file (or a seeded sample per group with --per-group): grading time per board (median, 95th
+percentile, max) per file, size, stars and label; soundness (every mark agrees with the known solution) and the
+completion fraction; the median difficulty per group; on the archive, how well difficulty separates the site's
+labels per size (AUC: the probability that a random harder-labelled board scores above a random easier one, ties
+half); and the experience-score parts on the hand-made and published boards.
+
+    python bench/bench_grader.py                      # everything (the 14x14 archive boards take long)
+    python bench/bench_grader.py --per-group 20       # a seeded sample of 20 boards per (file, size, label)
+    python bench/bench_grader.py --files starbattle/archive.jsonl --max-size 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from starbattle_core.formats import puzzle_from_json  # noqa: E402
+from starbattle_core.grader import SOLVER_VERSION, grade  # noqa: E402
+
+SHARED = REPO.parent / "shared" / "data"
+FILES = ["starbattle/handmade.jsonl", "starbattle/archive.jsonl", "queens/linkedin.jsonl", "queens/community.jsonl"]
+LABEL_ORDER = {"easy": 0, "normal": 1, "medium": 1, "hard": 2}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def auc(higher: list[int], lower: list[int]) -> float:
+    """P(a random board of the harder label scores above a random board of the easier one), ties count half."""
+    wins = sum((h > l) + 0.5 * (h == l) for h in higher for l in lower)
+    return wins / (len(higher) * len(lower))
+
+
+def load(name: str, per_group: int | None, max_size: int | None, seed: int) -> list[tuple[dict, object]]:
+    rows = [json.loads(line) for line in (SHARED / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    if max_size:
+        rows = [row for row in rows if row["size"] <= max_size]
+    if per_group:
+        groups: dict[tuple, list[dict]] = defaultdict(list)
+        for row in rows:
+            groups[(row["size"], row.get("stars", 1), row.get("label"))].append(row)
+        rng = random.Random(seed)
+        rows = [row for key in sorted(groups, key=str) for row in rng.sample(groups[key], min(per_group, len(groups[key])))]
+    return [(row, puzzle_from_json(row, where=f"{name} {row.get('id')}")) for row in rows]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", nargs="*", default=FILES)
+    parser.add_argument("--per-group", type=int, default=None, help="seeded sample size per (file, size, label)")
+    parser.add_argument("--max-size", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", dest="json_out", default=None, help="also write the per-board results here")
+    args = parser.parse_args()
+
+    print(f"solver {SOLVER_VERSION}")
+    records = []
+    for name in args.files:
+        for row, puzzle in load(name, args.per_group, args.max_size, args.seed):
+            start = time.perf_counter()
+            result = grade(puzzle)
+            ms = (time.perf_counter() - start) * 1000
+            solution = puzzle.solution or 0
+            sound = not (result.stars & ~solution) and not (result.empty & solution)
+            fun = result.experience
+            records.append({
+                "file": name, "id": row.get("id"), "size": puzzle.size, "stars": puzzle.stars, "label": row.get("label"),
+                "ms": ms, "solved": result.solved, "sound": sound, "difficulty": result.difficulty, "band": result.band,
+                "steps": len(result.steps), "fun": fun.fun, "climax": fun.climax, "aha": fun.aha,
+                "follow_up": fun.follow_up, "grind": fun.grind,
+            })
+            if not sound:
+                print(f"UNSOUND {name} {row.get('id')}", flush=True)
+    if args.json_out:
+        Path(args.json_out).write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+
+    print("\nTiming, soundness and completion per group (ms in-process)")
+    print(f"{'file':26} {'size':>4} {'K':>2} {'label':7} {'n':>4} {'solved':>7} {'sound':>6} {'median':>8} {'p95':>8} {'max':>8} {'med.diff':>9}")
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in records:
+        groups[(r["file"], r["size"], r["stars"], r["label"] or "-")].append(r)
+    for (name, size, stars, label), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], str(kv[0][3]))):
+        ms = [r["ms"] for r in rows]
+        print(
+            f"{name:26} {size:>4} {stars:>2} {label:7} {len(rows):>4} {sum(r['solved'] for r in rows) / len(rows):>7.1%} "
+            f"{sum(r['sound'] for r in rows) / len(rows):>6.0%} {statistics.median(ms):>8.1f} {percentile(ms, 0.95):>8.1f} "
+            f"{max(ms):>8.1f} {statistics.median(r['difficulty'] for r in rows):>9.0f}"
+        )
+    print("\nCompletion per file")
+    for name in args.files:
+        rows = [r for r in records if r["file"] == name]
+        if rows:
+            print(f"  {name}: {sum(r['solved'] for r in rows)}/{len(rows)} solved, {sum(r['sound'] for r in rows)}/{len(rows)} sound")
+
+    archive = [r for r in records if r["file"] == "starbattle/archive.jsonl"]
+    if archive:
+        print("\nCalibration on the archive: AUC (harder label scores higher), per size")
+        for size in sorted({r["size"] for r in archive}):
+            by_label: dict[str, list[int]] = defaultdict(list)
+            for r in archive:
+                if r["size"] == size:
+                    by_label[r["label"]].append(r["difficulty"])
+            labels = sorted(by_label, key=lambda lab: LABEL_ORDER.get(lab, 9))
+            for easier, harder in zip(labels, labels[1:]):
+                print(f"  {size}x{size}: P({harder} > {easier}) = {auc(by_label[harder], by_label[easier]):.3f}"
+                      f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, {easier} {statistics.median(by_label[easier]):.0f})")
+        bands = defaultdict(lambda: defaultdict(int))
+        for r in archive:
+            bands[(r["size"], r["label"])][r["band"]] += 1
+        print("  bands given per (size, label): " + "; ".join(f"{k[0]} {k[1]}: {dict(v)}" for k, v in sorted(bands.items())))
+
+    print("\nExperience parts (means; climax = position of the hardest step, aha = a-ha moments)")
+    for name in args.files:
+        for label in sorted({r["label"] or "-" for r in records if r["file"] == name}):
+            rows = [r for r in records if r["file"] == name and (r["label"] or "-") == label and r["solved"]]
+            if rows:
+                mean = {key: statistics.mean(r[key] for r in rows) for key in ("fun", "climax", "aha", "follow_up", "grind")}
+                pass_rate = sum(r["fun"] >= 75 for r in rows) / len(rows)
+                print(
+                    f"  {name:26} {label:7} n={len(rows):4} fun {mean['fun']:5.1f} (>=75: {pass_rate:4.0%}) climax "
+                    f"{mean['climax']:.2f} (median {statistics.median(r['climax'] for r in rows):.2f}) aha {mean['aha']:.1f} "
+                    f"follow-ups {mean['follow_up']:.0%} grind {mean['grind']:.1f}"
+                )
+
+
+if __name__ == "__main__":
+    main()
