@@ -2,11 +2,11 @@
 
 Usage: python bench/bench_counter.py [PATH ...] [--per-group N] [--baseline]
 
-Groups are (file, size, stars, label); for each: how many boards, median / 95th percentile / max milliseconds
-and median / max search nodes. Every count is checked: unique, exhaustive, and equal to the file's solution when
-it has one. `--baseline` also times a plain row-by-row backtracker (row layouts, column and region counts, no
-propagation) on the same boards, capped at `--baseline-per-group` boards a group and `--baseline-max-size`, so the
-speed-up is measured in the same run rather than claimed.
+Groups are (file, size, stars, label), then each file as a whole; for each: how many boards, median / 95th
+percentile / max milliseconds and median / max search nodes. Every count is checked: unique, exhaustive, and
+equal to the file's solution when it has one. `--baseline` also times a plain row-by-row backtracker (row
+layouts, column and region counts, no propagation) on the same boards, capped at `--baseline-per-group` boards a
+group and `--baseline-max-size`, so the speed-up is measured in the same run rather than claimed.
 """
 
 from __future__ import annotations
@@ -114,10 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         header += f" {'naive median':>13} {'(boards)':>8}"
     print(header + "   (ms)")
-    for (name, size, stars, label), rows in groups.items():
+    by_file: dict[str, list[tuple[float, int, float | None]]] = defaultdict(list)
+    for (name, _, _, _), rows in groups.items():
+        by_file[name] += rows
+    summary = [((name, 0, 0, "all"), rows) for name, rows in by_file.items()]
+    for (name, size, stars, label), rows in [*groups.items(), *summary]:
         ms = [row[0] for row in rows]
         nodes = [row[1] for row in rows]
-        line = f"{name:<16} {size:>4} {stars:>2} {label:<7} {len(rows):>6} {statistics.median(ms):>8.2f}"
+        shape = f"{size:>4} {stars:>2}" if size else f"{'*':>4} {'*':>2}"
+        line = f"{name:<16} {shape} {label:<7} {len(rows):>6} {statistics.median(ms):>8.2f}"
         line += f" {percentile(ms, 0.95):>8.2f} {max(ms):>8.2f} {statistics.median(nodes):>6.0f} {max(nodes):>6}"
         naive = [row[2] for row in rows if row[2] is not None]
         if naive:

@@ -31,8 +31,7 @@ class BoardTables:
     regions: tuple[Cells, ...]
     # The region masks of the transposed board (cell r*size+c <-> c*size+r), for the column-wise band analysis.
     regions_transposed: tuple[Cells, ...]
-    # For every band of one or two rows: (top row, the pieces of each region in the band as (region, mask)); then
-    # the same for the transposed board.
+    # Every strip of two neighbouring rows, then the same for the transposed board (strips of columns).
     strips: tuple[Strip, ...]
     strips_transposed: tuple[Strip, ...]
     # Transposition by table: for each chunk of a row, (bit offset, width, table of that chunk's bits spread to
@@ -58,12 +57,36 @@ class BoardTables:
 def board_tables(size: int, stars: int, regions: tuple[int, ...]) -> BoardTables:
     """The tables of a board (cached: the generator re-counts many variants of a few region maps)."""
     n = size
-    rows = [((1 << n) - 1) << (r * n) for r in range(n)]
-    first_col = sum(1 << (r * n) for r in range(n))
-    cols = [first_col << c for c in range(n)]
+    rows, cols, closes, blocks = _geometry(n)
     region_masks = [0] * n
+    transposed_regions = [0] * n
+    transposed_cell = _transposed_cells(n)
     for cell, region in enumerate(regions):
         region_masks[region] |= 1 << cell
+        transposed_regions[region] |= 1 << transposed_cell[cell]
+    row_col = _row_col_of_cells(n)
+    cell_units = tuple([(row, col, region_masks[region]) for (row, col), region in zip(row_col, regions)])
+    return BoardTables(
+        n,
+        stars,
+        rows + cols + tuple(region_masks),
+        closes,
+        cell_units,
+        blocks,
+        tuple(region_masks),
+        tuple(transposed_regions),
+        _strips(n, region_masks),
+        _strips(n, transposed_regions),
+        _spread_tables(n),
+    )
+
+
+@lru_cache(maxsize=None)
+def _geometry(n: int) -> tuple[tuple[Cells, ...], tuple[Cells, ...], tuple[Cells, ...], tuple[Cells, ...]]:
+    """What depends on the size only: row masks, column masks, each cell with its neighbours, 2x2 blocks."""
+    rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
+    first_col = sum(1 << (r * n) for r in range(n))
+    cols = tuple(first_col << c for c in range(n))
     closes = []
     blocks = []
     for r in range(n):
@@ -80,24 +103,18 @@ def board_tables(size: int, stars: int, regions: tuple[int, ...]) -> BoardTables
                     if r + dr < n and c + dc < n:
                         block |= 1 << ((r + dr) * n + c + dc)
             blocks.append(block)
-    cell_units = tuple((rows[i // n], cols[i % n], region_masks[regions[i]]) for i in range(n * n))
-    transposed_regions = [0] * n
-    for cell, region in enumerate(regions):
-        r, c = divmod(cell, n)
-        transposed_regions[region] |= 1 << (c * n + r)
-    return BoardTables(
-        n,
-        stars,
-        tuple(rows + cols + region_masks),
-        tuple(closes),
-        cell_units,
-        tuple(blocks),
-        tuple(region_masks),
-        tuple(transposed_regions),
-        _strips(n, region_masks),
-        _strips(n, transposed_regions),
-        _spread_tables(n),
-    )
+    return rows, cols, tuple(closes), tuple(blocks)
+
+
+@lru_cache(maxsize=None)
+def _transposed_cells(n: int) -> tuple[int, ...]:
+    return tuple((cell % n) * n + cell // n for cell in range(n * n))
+
+
+@lru_cache(maxsize=None)
+def _row_col_of_cells(n: int) -> tuple[tuple[Cells, Cells], ...]:
+    rows, cols, _, _ = _geometry(n)
+    return tuple((rows[cell // n], cols[cell % n]) for cell in range(n * n))
 
 
 def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:

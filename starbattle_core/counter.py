@@ -81,44 +81,54 @@ def _place_all(tables: BoardTables, stars: Cells, open_cells: Cells, new: Cells)
     return stars, open_cells
 
 
-_ENOUGH_WAYS = 12
 # Regions with at most this many open cells are reasoned about by enumerating their placements (rows and columns
 # gain little from it: for them the 2x2 block cover is already exact). Measured on the archive's 14x14 boards.
 _ENUMERATED_REGION = 12
 
 
-def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[int, Cells, Cells, Cells]:
-    """All placements of `need` non-touching stars on `cells`: how many there are, the cells used by some, the
-    cells used by all, and the cells outside `cells` touched by every placement.
-
-    Stops early, with `ways` at least _ENOUGH_WAYS, once nothing is left to learn (some placement uses each cell,
-    none is used by all, no outside cell is touched by all): the count then only has to say "many".
-    """
-    ways = 0
+def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[bool, Cells, Cells, Cells]:
+    """The placements of `need` non-touching stars on `cells`: whether there is any, the cells used by some, the
+    cells used by all, and the cells outside `cells` touched by every placement. Stops as soon as nothing more
+    can be learnt (every cell used by some placement, none by all, no outside cell touched by all)."""
     anywhere = 0
     everywhere = cells
     attacked = -1
-    stack = [(cells, need, 0, 0)]
-    while stack:
-        free, left, placed, touched = stack.pop()
-        if not left:
-            ways += 1
-            anywhere |= placed
-            everywhere &= placed
-            attacked &= touched
-            if ways >= _ENOUGH_WAYS and anywhere == cells and not everywhere and not attacked & ~cells:
+    if need == 2:  # the common case, as plain loops over pairs
+        rest = cells
+        while rest:
+            first = rest & -rest
+            rest ^= first
+            around = closes[first.bit_length() - 1]
+            partners = rest & ~around
+            while partners:
+                second = partners & -partners
+                partners ^= second
+                pair = first | second
+                anywhere |= pair
+                everywhere &= pair
+                attacked &= around | closes[second.bit_length() - 1]
+            if anywhere == cells and not everywhere and not attacked & ~cells:
                 break
-            continue
-        if free.bit_count() < left:
-            continue
-        low = free & -free
-        stack.append((free ^ low, left, placed, touched))
-        around = closes[low.bit_length() - 1]
-        stack.append((free & ~around, left - 1, placed | low, touched | around))
-    if not ways:
-        return 0, 0, 0, 0
-    return ways, anywhere, everywhere, attacked & ~cells
-
+    else:
+        stack = [(cells, need, 0, 0)]
+        while stack:
+            free, left, placed, touched = stack.pop()
+            if not left:
+                anywhere |= placed
+                everywhere &= placed
+                attacked &= touched
+                if anywhere == cells and not everywhere and not attacked & ~cells:
+                    break
+                continue
+            if free.bit_count() < left:
+                continue
+            low = free & -free
+            stack.append((free ^ low, left, placed, touched))
+            around = closes[low.bit_length() - 1]
+            stack.append((free & ~around, left - 1, placed | low, touched | around))
+    if not anywhere:
+        return False, 0, 0, 0
+    return True, anywhere, everywhere, attacked & ~cells
 
 
 _NEVER = 1 << 60  # the branching score of a unit with nothing left to place
@@ -132,7 +142,7 @@ class _Search:
         self.nodes = 0
         self.total = tables.size * tables.stars
         # A region's (open cells * 16 + need) -> what `_unit_options` says about them, shared by all nodes.
-        self.options: dict[int, tuple[int, Cells, Cells, Cells]] = {}
+        self.options: dict[int, tuple[bool, Cells, Cells, Cells]] = {}
 
     def run(self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]) -> None:
         """Depth-first search from a state; returns when the subtree is done or the limit is reached.
@@ -172,7 +182,8 @@ class _Search:
 
         Returns the new state and the unit to branch on (its open cells and remaining need). A unit is examined
         again only when its open cells differ from `seen` (what they were when it was last examined, in this
-        node or its parent); `scores` keeps each unit's branching score (how many branches it would give).
+        node or its parent); `scores` keeps each unit's branching score: how many branches it would give, times 8,
+        plus its need.
         """
         tables = self.tables
         quota = tables.stars
@@ -212,7 +223,7 @@ class _Search:
                             if common:
                                 open_cells &= ~common
                                 changed = True
-                        scores[index] = count
+                        scores[index] = count * 8 + 1
                         continue
                     if index >= first_region and count <= _ENUMERATED_REGION:
                         # A small region: every way to place its remaining stars (exact where 2x2 blocks guess).
@@ -220,8 +231,8 @@ class _Search:
                         options = memo.get(key)
                         if options is None:
                             options = memo[key] = _unit_options(cells, need, closes)
-                        ways, anywhere, everywhere, attacked = options
-                        if not ways:
+                        possible, anywhere, everywhere, attacked = options
+                        if not possible:
                             return None
                         dead = (cells & ~anywhere) | (attacked & open_cells)
                         if dead:
@@ -229,7 +240,7 @@ class _Search:
                             changed = True
                         forced = everywhere
                         if not forced:
-                            scores[index] = count - need + 1
+                            scores[index] = (count - need + 1) * 8 + need
                             continue
                     else:
                         # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
@@ -266,7 +277,7 @@ class _Search:
                         else:
                             forced = 0
                         if not forced:
-                            scores[index] = count - need + 1
+                            scores[index] = (count - need + 1) * 8 + need
                             continue
                 # Put a star on every forced cell.
                 while forced:
@@ -284,20 +295,23 @@ class _Search:
             if changed:
                 continue
             # The unit rules stall: look at bands of rows, then (on the transposed board) bands of columns.
+            # The columns are only looked at when the rows give nothing (the unit rules are cheaper to rerun).
             found = band_deductions(tables, open_cells, stars, tables.regions, tables.strips)
             if found is None:
                 return None
             empty, forced = found
-            transpose = tables.transpose
-            found = band_deductions(
-                tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
-            )
-            if found is None:
-                return None
-            empty |= transpose(found[0])
-            forced |= transpose(found[1])
             if not (empty & open_cells or forced):
-                best = min(range(len(units)), key=scores.__getitem__)
+                transpose = tables.transpose
+                found = band_deductions(
+                    tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
+                )
+                if found is None:
+                    return None
+                empty = transpose(found[0])
+                forced = transpose(found[1])
+            if not (empty & open_cells or forced):
+                # Fewest branches, then the smaller need, then regions (they come last in `units`): measured best.
+                best = min(range(len(units) - 1, -1, -1), key=scores.__getitem__)
                 unit = units[best]
                 return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()
             open_cells &= ~empty

@@ -1,8 +1,8 @@
 """Pigeonhole reasoning on bands of rows for the solution counter (columns: the same code on the transposed board).
 
-Stars in a strip of one or two rows sit in distinct, non-adjacent columns (two stars in the same or neighbouring
-columns of such a strip would touch), so the open columns of a strip bound how many stars it can take, and a strip
-that must take exactly that many fixes the odd runs of its columns.
+Stars in a strip of two neighbouring rows sit in distinct, non-adjacent columns (two stars in the same or
+neighbouring columns of such a strip would touch), so the open columns of a strip bound how many stars it can take,
+and a strip that must take exactly that many fixes the odd runs of its columns.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def _strip_tightness(columns: Cells) -> tuple[int, Cells, Cells]:
 
 
 class _TightTable(dict):  # type: ignore[type-arg]
-    """Strip tightness by open columns, filled on first use (shared by every board size)."""
+    """Strip tightness by open columns, filled on first use and shared by every board size (at most 2**size
+    patterns each, in practice far fewer)."""
 
     def __missing__(self, columns: Cells) -> tuple[int, Cells, Cells]:
         value = self[columns] = _strip_tightness(columns)
@@ -44,6 +45,8 @@ class _TightTable(dict):  # type: ignore[type-arg]
 
 
 class _CapacityTable(dict):  # type: ignore[type-arg]
+    """Just the capacity, for the hot loop (one lookup instead of a lookup and an index)."""
+
     def __missing__(self, columns: Cells) -> int:
         value = self[columns] = _TIGHT[columns][0]
         return value
@@ -63,10 +66,11 @@ def band_deductions(
     """Pigeonhole on bands of rows: returns (cells to empty, cells to star), or None on a contradiction.
 
     - A strip of two neighbouring rows holds its stars in distinct, non-adjacent columns, so the open columns of
-      the strip bound how many stars it can take (a single row is the unit rules' job). Each region gives a strip at most min(its need, what its piece of the
-      strip holds): if that sum is short of the strip's need the branch is dead; if it is exactly the need, every
-      region gives all it can (a region that can give its whole need has no star outside the strip, one that gives
-      less fills its piece as tightly as possible, which fixes the odd runs of columns).
+      the strip bound how many stars it can take (a single row is the unit rules' job). Each region gives a strip
+      at most min(its need, what its piece of the strip holds): if that sum is short of the strip's need the
+      branch is dead; if it is exactly the need, every region gives all it can (a region that can give its whole
+      need has no star outside the strip, one that gives less fills its piece as tightly as possible, which fixes
+      the odd runs of its columns).
     - Regions whose open cells all lie in rows a..b must take their remaining stars there: more than those rows
       still need is a contradiction; exactly as many means every other open cell of those rows is empty.
     """

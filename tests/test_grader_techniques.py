@@ -10,7 +10,7 @@ from starbattle_core.grader.basic import one_star_attack, star_neighbours, unit_
 from starbattle_core.grader.blocks import block_cover, region_blocks, remainder_blocks
 from starbattle_core.grader.cases import pressure, tight_room, unit_cases
 from starbattle_core.grader.counting import union_confinement, union_remainder
-from starbattle_core.grader.hypothetical import assumption
+from starbattle_core.grader.hypothetical import assumption, unit_chains
 from starbattle_core.grader.propagation import ATTACK, CONFINE, TRIVIAL, chain_capacity, fits, placements, propagate
 from starbattle_core.puzzle import Cells, Puzzle, is_solution
 
@@ -233,3 +233,13 @@ def test_remainder_of_a_confinement() -> None:
     assert found.empties == cells(g, "R1C1", "R1C2", "R3C1", "R3C2")
     assert union_remainder(g, marks(OPEN8), inner="lines", size=2, limit=12) is None
     assert remainder_blocks(g, marks(OPEN8), inner="lines", size=2) is None
+
+
+def test_unit_chains_keep_what_every_case_agrees_on() -> None:
+    g = board(SIX)
+    found = unit_chains(g, marks(OPEN6), kind="regions", limit=8, level=CONFINE)
+    assert found is not None and found.stars | found.empties
+    solution = six_solution(g)
+    assert found.stars & ~solution == 0 and found.empties & solution == 0
+    # Rows of eight cells needing two stars have far more than eight ways: nothing to follow.
+    assert unit_chains(board(ROWS8, 2), marks(OPEN8), kind="regions", limit=8, level=CONFINE) is None

@@ -18,7 +18,7 @@ from ..puzzle import Puzzle
 from .config import GeneratorConfig, Slot
 from .looks import looks_score
 from .repair import apply_move, boundary_moves
-from .stages import band_miss, grade_for_slot
+from .stages import band_miss, grade_for_slot, judge
 
 
 @dataclass(frozen=True)
@@ -46,13 +46,13 @@ def tune(
     grading: GradingConfig,
     out_of_time: Callable[[], bool] = lambda: False,
 ) -> Tuning:
-    """Up to `config.tune_rounds(game)` nudges; stops early once the board is in the band with fun over the gate."""
+    """Up to `config.tune_rounds(game)` nudges; stops early once the board passes the band and fun gates."""
     intended = puzzle.solution
     assert intended is not None, "tuning needs the intended solution"
     best = _standing(result, slot, grading)
     kept = tried = 0
     for _ in range(config.tune_rounds(slot.game)):
-        if best[0] == 0 and -best[1] >= config.fun_gate or out_of_time():
+        if judge(result, slot, config, grading) is None or out_of_time():
             break
         moves = boundary_moves(puzzle.regions, puzzle.size, puzzle.all_cells & ~intended, intended)
         if not moves:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State
-from .propagation import CONFINE, Outcome, propagate
+from .propagation import Outcome, placements_in, propagate
 from .step import Deduction
 
 _INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
@@ -23,10 +23,6 @@ def assumption(geometry: Geometry, state: State, *, assume: str, level: int, bud
     candidates = _candidates(geometry, state)
     if depth > 1:
         candidates = candidates[:_DEEP_CANDIDATES]
-    elif level < CONFINE:
-        # The rules of a lower level are a subset of the confine chain's: a cell that chain cannot refute, no weaker
-        # one can. One such sweep (memoised, and reused by the confine variants) spares the weaker sweeps.
-        candidates = [c for c in candidates if _refute(geometry, state, c, assume, CONFINE, 1).contradiction]
     for cell in candidates:
         outcome = _refute(geometry, state, cell, assume, level, depth)
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
@@ -95,3 +91,44 @@ def _nested(geometry: Geometry, state: State, outcome: Outcome, level: int) -> O
         changed = (deeper.stars & ~stars) | (deeper.empty & ~empty)
         stars, empty = deeper.stars, deeper.empty
     return Outcome(stars, empty, rounds, None)
+
+
+def unit_chains(geometry: Geometry, state: State, *, kind: str, limit: int, level: int) -> Deduction | None:
+    """Follow every way to place a unit's remaining stars (at most `limit` ways) with `level` propagation: ways
+    that collapse are dropped, and whatever all the others agree on is proved (a forcing chain from each case)."""
+    units = geometry.regions if kind == "regions" else geometry.lines
+    open_cells = geometry.open_cells(state)
+    for unit in units:
+        need = geometry.need(unit, state)
+        if need < 1 or (unit.mask & open_cells).bit_count() <= need:
+            continue
+        ways = placements_in(geometry, state, unit.mask, need, limit)
+        if not ways:
+            continue
+        stars, empty = geometry.all_cells, geometry.all_cells
+        alive = 0
+        for way in ways:
+            outcome = propagate(geometry, state.stars | way, state.empty, level, changed=way)
+            if outcome.contradiction:
+                continue
+            alive += 1
+            stars &= outcome.stars
+            empty &= outcome.empty
+        if not alive:
+            continue
+        stars &= open_cells
+        empty &= open_cells
+        if stars | empty:
+            parts = []
+            if stars:
+                parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
+            if empty:
+                parts.append(f"{geometry.names(empty)} {'is' if empty.bit_count() == 1 else 'are'} empty")
+            dropped = len(ways) - alive
+            sentence = (
+                f"{unit.label} can take its {need} star{'s' if need > 1 else ''} {len(ways)} ways"
+                + (f" ({dropped} of them collapse)" if dropped else "")
+                + "; following each one to its end, they all agree: " + "; ".join(parts)
+            )
+            return Deduction(stars, empty, (unit.label,), sentence)
+    return None

@@ -204,11 +204,13 @@ class Outcome:
 
 # Propagation levels: what the hypotheticals are allowed to use, in rising strength.
 TRIVIAL = 1  # neighbours of stars, full units, units whose open cells equal their need
-ATTACK = 2  # + cells touching all of a one-star unit's cells; room checks on rows, columns and bands
+ATTACK = 2  # + cells touching all of a one-star unit's cells; rows, columns and bands of two checked for room,
+#              and filled run by run when they have room for exactly their stars (2x2 blocks)
 CONFINE = 3  # + room checks on regions; a region inside one line (or a line inside one region) fills it
 CASES = 4  # + every way to place each unit's stars: cells in all ways are stars, cells in none are empty
 
-_CASES_LIMIT = 40  # ways per unit the CASES level weighs before it leaves the unit alone
+_CASES_LIMIT = 16  # ways per unit the CASES level weighs before it leaves the unit alone
+_CASES_SPREAD = 4  # ... and it only weighs units with at most this many open cells per star needed (plus two)
 
 
 def propagate(
@@ -298,7 +300,10 @@ def propagate(
             marks = State(stars, empty)
             for i, mask in enumerate(masks):
                 need = k - (mask & stars).bit_count()
-                if need <= 0 or not mask & dirty or (mask & open_cells).bit_count() <= need:
+                if need <= 0 or not mask & dirty:
+                    continue
+                count = (mask & open_cells).bit_count()
+                if count <= need or count > _CASES_SPREAD * need + 2:
                     continue
                 ways = placements_in(geometry, marks, mask, need, _CASES_LIMIT)
                 if ways is None:
@@ -327,27 +332,24 @@ def _confined(geometry: Geometry, stars: Cells, open_cells: Cells, dirty: Cells)
     many stars as the region takes that line's stars; likewise a line inside one region. Only pairs that
     touch the `dirty` cells are looked at."""
     k = geometry.stars
-    gone = 0
-    for inner, outer_families in ((geometry.regions, (geometry.rows, geometry.columns)), (geometry.lines, (geometry.regions,))):
-        for unit in inner:
-            own = unit.mask & open_cells
-            if not own:
-                continue
-            need = k - (unit.mask & stars).bit_count()
-            cell = (own & -own).bit_length() - 1
-            for family in outer_families:
-                outer = _containing(geometry, family, cell)
-                if outer is unit or own & ~outer.mask or not (unit.mask | outer.mask) & dirty:
-                    continue
-                if k - (outer.mask & stars).bit_count() == need:
-                    gone |= outer.mask & open_cells & ~own
-    return gone
-
-
-def _containing(geometry: Geometry, family: tuple[Unit, ...], cell: int) -> Unit:
     n = geometry.size
-    if family is geometry.rows:
-        return family[cell // n]
-    if family is geometry.columns:
-        return family[cell % n]
-    return family[geometry.puzzle.regions[cell]]
+    rows, columns, regions = geometry.rows, geometry.columns, geometry.regions
+    region_of = geometry.puzzle.regions
+    gone = 0
+    pairs = []
+    for unit in regions:
+        own = unit.mask & open_cells
+        if own:
+            cell = (own & -own).bit_length() - 1
+            pairs.append((unit, own, rows[cell // n]))
+            pairs.append((unit, own, columns[cell % n]))
+    for unit in geometry.lines:
+        own = unit.mask & open_cells
+        if own:
+            pairs.append((unit, own, regions[region_of[(own & -own).bit_length() - 1]]))
+    for unit, own, outer in pairs:
+        if own & ~outer.mask or not (unit.mask | outer.mask) & dirty:
+            continue
+        if (outer.mask & stars).bit_count() == (unit.mask & stars).bit_count():  # equal quotas, so equal needs
+            gone |= outer.mask & open_cells & ~own
+    return gone

@@ -18,7 +18,7 @@ from .blocks import region_blocks, remainder_blocks
 from .cases import pressure, tight_room, unit_cases
 from .counting import union_confinement, union_remainder
 from .geometry import Geometry, State
-from .hypothetical import assumption
+from .hypothetical import assumption, unit_chains
 from .propagation import ATTACK, CASES, CONFINE, TRIVIAL
 from .step import Deduction
 
@@ -116,6 +116,8 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
             _t("six lines inside six regions", "U6L", 400, "counting", union_confinement, inner="lines", size=6),
             _t("seven regions inside seven lines", "U7R", 500, "counting", union_confinement, inner="regions", size=7),
             _t("seven lines inside seven regions", "U7L", 500, "counting", union_confinement, inner="lines", size=7),
+            _t("region cases followed to the end", "FR", 700, "hypothetical", unit_chains, kind="regions", limit=8, level=CONFINE),
+            _t("line cases followed to the end", "FL", 900, "hypothetical", unit_chains, kind="lines", limit=8, level=CONFINE),
             *_hypotheticals(
                 {
                     ("star", TRIVIAL, 3, 1): 150,
