@@ -42,6 +42,7 @@ def generate_command(
     budget: float = typer.Option(60.0, "--budget", help="Seconds to search before giving up.", min=0.0),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object: the puzzle, its scores, counters."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Draw with ASCII characters only."),
+    show_solution: bool = typer.Option(False, "--solution", help="Draw the board with its solution's stars."),
 ) -> None:
     """Generate one board: regions grown around a random star layout, repaired until unique, graded into the
     band, over the fun and looks gates. Exit status 1 when the budget runs out first."""
@@ -65,7 +66,8 @@ def generate_command(
         typer.echo(_counters_line(generation))
     else:
         plain = ascii_only or _plain_terminal()
-        typer.echo(render_board(board.puzzle, board.puzzle.solution or 0, ascii=plain))
+        shown = (board.puzzle.solution or 0) if show_solution else 0
+        typer.echo(render_board(board.puzzle, shown, ascii=plain))
         hardest = board.grade.hardest
         typer.echo(
             f"{game} {size}x{size} {stars}-star, seed {seed}: {board.band}, difficulty {board.difficulty}, "

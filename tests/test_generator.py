@@ -90,6 +90,8 @@ def test_impossible_slots_are_input_errors() -> None:
         Slot("queens", 8, 1, "expert")
     with pytest.raises(InputError, match="band 'tricky'"):
         Slot("starbattle", 10, 2, "tricky")
+    with pytest.raises(InputError, match="seed -1"):
+        generate(Slot("queens", 7, 1, "easy"), -1, 1.0)
 
 
 def test_board_json_is_the_shared_puzzle_object_plus_scores() -> None:
@@ -131,7 +133,10 @@ def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_shows_the_board_and_its_scores(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["generate", "--game", "queens", "--size", "7", "--band", "easy", "--ascii"], capsys)
-    assert code == 0
+    assert code == 0 and "*" not in out  # the puzzle, not its answer
+    code, with_stars, _ = run(["generate", "--game", "queens", "--size", "7", "--band", "easy", "--ascii",
+                               "--solution"], capsys)
+    assert code == 0 and with_stars.count("*") == 7
     assert "easy, difficulty" in out and "fun" in out and "looks" in out and "candidates" in out
 
 

@@ -104,6 +104,6 @@ class Slot:
         if self.game == "queens" and self.band == "expert":
             raise InputError("slot band 'expert': queens bands are easy, medium and hard")
         if not isinstance(self.size, int) or not 4 <= self.size <= MAX_LAYOUT_SIZE:
-            raise InputError(f"slot size {self.size!r} out of range 4..{MAX_LAYOUT_SIZE} (the layout bank's reach)")
+            raise InputError(f"slot size {self.size!r} out of range 4..{MAX_LAYOUT_SIZE}")
         if not layouts_exist(self.size, self.stars):
             raise InputError(f"slot {self.size}x{self.size} with {self.stars} stars: no valid layout exists")

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..counter import count_solutions
 from ..grader import Grade, GradingConfig
-from ..puzzle import Cells, Puzzle
+from ..puzzle import Cells, InputError, Puzzle
 from .board import Board, Counters, Generation
 from .config import BANDS, GeneratorConfig, Slot
 from .looks import looks_score
@@ -169,6 +169,8 @@ def generate(
     The board (or None) comes back with the run's counters; the clock is checked between candidates and
     inside tuning, so a run overshoots its budget by at most one candidate's work.
     """
+    if not isinstance(seed, int) or seed < 0:
+        raise InputError(f"seed {seed!r} must be a whole number >= 0")
     config = config or GeneratorConfig()
     grading = grading or GradingConfig()
     avoid = tuple(avoid)
