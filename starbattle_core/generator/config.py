@@ -34,7 +34,7 @@ class GeneratorConfig(BaseModel):
     fun_gate: float = Field(75.0, ge=0, le=100)
     looks_gate: float = Field(78.0, ge=0, le=100)
     # ... and boards whose hardest step comes later than this share of the solve are low fun too.
-    climax_gate: float = Field(0.3, ge=0, le=1)
+    climax_gate: float = Field(0.25, ge=0, le=1)
     # Hill-climb tuning: boundary nudges tried per candidate that is unique and stuck-free but off target.
     tune_rounds_starbattle: int = Field(12, ge=0)  # a 10x10 grade costs up to a second: fewer, closer nudges
     tune_rounds_queens: int = Field(30, ge=0)

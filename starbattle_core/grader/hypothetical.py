@@ -4,6 +4,9 @@ contradiction the cell is the opposite. Not guessing: the assumption is refuted,
 Variants rise in cost with what the propagation may use (`level`), how long the chain may run (`budget` rounds,
 0 = until it stops) and `depth`: at depth 2 the propagation itself refutes single assumptions at `level - 1`
 before it gives up, a chain of chains.
+
+`unit_chains` is the forcing-chain cousin: follow each way to place a unit's stars; what every surviving way
+agrees on is proved, contradiction or not.
 """
 
 from __future__ import annotations
