@@ -10,7 +10,7 @@ boards; the next run sees which slots are filled and generates the rest.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from prefect import flow, runtime
@@ -140,7 +140,11 @@ def _publish(
         if board is not None:
             mask = coords_to_cells(board.solution, board.size, "solution cell")
             if any(near_duplicate(mask, other, generator.similarity_threshold) for other in chosen.get(shape, ())):
-                record_effort(url, run_id, date, slot.name, outcome.effort, "near_duplicate")
+                # The generator accepted it; the day's schedule rejects it: count that rejection with the attempt.
+                rejections = dict(outcome.effort.rejections)
+                rejections["near_duplicate"] = rejections.get("near_duplicate", 0) + 1
+                effort = replace(outcome.effort, rejections=rejections)
+                record_effort(url, run_id, date, slot.name, effort, "near_duplicate")
             else:
                 schedule_board(url, run_id, date, slot.name, position, board, outcome.effort, replace=force)
                 # Whether this run's board or a concurrent run's won the slot, the slot is now filled.

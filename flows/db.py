@@ -109,8 +109,8 @@ class Run(SQLModel, table=True):
 
 
 class Attempt(SQLModel, table=True):
-    """One generator call for a slot: its seed, effort and outcome (accepted, exhausted, or lost to a concurrent
-    run that scheduled the slot first)."""
+    """One generator call for a slot: its seed, effort and outcome (accepted; exhausted its budget; near_duplicate
+    of a board already chosen that day; or lost to a concurrent run that scheduled the slot first)."""
 
     id: int | None = Field(default=None, primary_key=True)
     run_id: int | None = Field(default=None, foreign_key="run.id", index=True)
@@ -118,7 +118,7 @@ class Attempt(SQLModel, table=True):
     slot: str
     attempt: int
     seed: int
-    outcome: str  # accepted | exhausted | lost
+    outcome: str  # accepted | exhausted | near_duplicate | lost
     puzzle_id: int | None = Field(default=None, foreign_key="puzzle.id")
     candidates: int
     repair_rounds: int

@@ -322,12 +322,15 @@ def _add_effort(
 
 
 def next_attempt(engine: Engine, date: dt.date, slot: str) -> int:
-    """The attempt number the next generator call for (date, slot) uses: attempts that spent their budget are not
-    retried with the same seed, so a resumed run does not repeat a known failure."""
+    """The attempt number the next generator call for (date, slot) uses: attempts that published nothing (budget
+    spent, or a near-duplicate of another board of the day) are not retried with the same seed, so a resumed run
+    does not repeat a known failure."""
     with Session(engine) as session:
         tried = session.exec(
             select(func.max(Attempt.attempt)).where(
-                Attempt.date == date, Attempt.slot == slot, Attempt.outcome == "exhausted"
+                Attempt.date == date,
+                Attempt.slot == slot,
+                col(Attempt.outcome).in_(("exhausted", "near_duplicate")),
             )
         ).first()
     return 0 if tried is None else tried + 1

@@ -276,9 +276,11 @@ def _board_object(board: store.ScheduledBoard) -> dict[str, Any]:
 def _print_day(engine: Engine, day: dt.date) -> None:
     boards = store.day_boards(engine, day)
     table = Table(title=f"boards for {day}")
-    columns = ["slot", "game", "size", "band", "difficulty", "fun", "looks", "candidates"]
-    for column in columns:
-        table.add_column(column, justify="right" if column in ("difficulty", "fun", "looks", "candidates") else "left")
+    # The slot's name says the game; "tried" is the candidates its accepting attempt went through.
+    columns = {"slot": "slot", "size": "size", "band": "band", "difficulty": "difficulty", "fun": "fun",
+               "looks": "looks", "candidates": "tried"}
+    for column, heading in columns.items():
+        table.add_column(heading, justify="left" if column in ("slot", "size", "band") else "right")
     for row in board_rows(boards):
         table.add_row(*(str(row[column]) for column in columns))
     Console().print(table)

@@ -37,10 +37,6 @@ class BoardTables:
     # Transposition by table: for each chunk of a row, (bit offset, width, table of that chunk's bits spread to
     # the transposed positions).
     spread: tuple[tuple[int, int, tuple[Cells, ...]], ...]
-    # For each row: the piece of each region inside it as (region index, mask); then the same for the transposed
-    # board (pieces of columns).
-    row_pieces: tuple[tuple[tuple[int, Cells], ...], ...] = ()
-    row_pieces_transposed: tuple[tuple[tuple[int, Cells], ...], ...] = ()
 
     def transpose(self, cells: Cells) -> Cells:
         """The cells mirrored across the main diagonal (its own inverse)."""
@@ -82,8 +78,6 @@ def board_tables(size: int, stars: int, regions: tuple[int, ...]) -> BoardTables
         _strips(n, region_masks),
         _strips(n, transposed_regions),
         _spread_tables(n),
-        _row_pieces(n, region_masks),
-        _row_pieces(n, transposed_regions),
     )
 
 
@@ -129,14 +123,6 @@ def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:
         band = ((1 << (2 * n)) - 1) << (top * n)
         strips.append((top, tuple((index, mask & band) for index, mask in enumerate(regions) if mask & band)))
     return tuple(strips)
-
-
-def _row_pieces(n: int, regions: list[Cells]) -> tuple[tuple[tuple[int, Cells], ...], ...]:
-    full = (1 << n) - 1
-    return tuple(
-        tuple((index, mask & (full << (r * n))) for index, mask in enumerate(regions) if mask & (full << (r * n)))
-        for r in range(n)
-    )
 
 
 @lru_cache(maxsize=None)

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 
 from .board_tables import BoardTables, board_tables
-from .pigeonhole_next import band_deductions
+from .pigeonhole import band_deductions
 from .puzzle import Cells, InputError, Puzzle
 
 
@@ -157,20 +157,23 @@ class _Search:
         if stars.bit_count() == self.total:
             self.solutions.append(stars)
             return
-        # Branch on the unit's first open cell: a star there, or (once that subtree is done) that cell empty, which
-        # is propagated again before the next choice.
-        bit = choice & -choice
-        cell = bit.bit_length() - 1
-        child_stars = stars | bit
-        child_open = open_cells & ~self.tables.closes[cell]
+        # Branch on the unit's first star: on its i-th open cell, the cells before it empty.
+        closes = self.tables.closes
+        cell_units = self.tables.cell_units
         quota = self.tables.stars
-        for unit in self.tables.cell_units[cell]:
-            if (child_stars & unit).bit_count() == quota:
-                child_open &= ~unit
-        self.run(child_stars, child_open, seen[:], scores[:])
-        if len(self.solutions) >= self.limit:
-            return
-        self.run(stars, open_cells & ~bit, seen, scores)
+        for _ in range(choice.bit_count() - need + 1):
+            bit = choice & -choice
+            choice ^= bit
+            cell = bit.bit_length() - 1
+            child_stars = stars | bit
+            child_open = open_cells & ~closes[cell]
+            for unit in cell_units[cell]:
+                if (child_stars & unit).bit_count() == quota:
+                    child_open &= ~unit
+            self.run(child_stars, child_open, seen[:], scores[:])
+            if len(self.solutions) >= self.limit:
+                return
+            open_cells &= ~bit
 
     def propagate(
         self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
@@ -220,7 +223,7 @@ class _Search:
                             if common:
                                 open_cells &= ~common
                                 changed = True
-                        scores[index] = count * 8 + 1
+                        scores[index] = count * 8 + 7
                         continue
                     if index >= first_region and count <= _ENUMERATED_REGION:
                         # A small region: every way to place its remaining stars (exact where 2x2 blocks guess).
@@ -237,7 +240,7 @@ class _Search:
                             changed = True
                         forced = everywhere
                         if not forced:
-                            scores[index] = (count - need + 1) * 8 + need
+                            scores[index] = (count - need + 1) * 8 + 8 - need
                             continue
                     else:
                         # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
@@ -274,7 +277,7 @@ class _Search:
                         else:
                             forced = 0
                         if not forced:
-                            scores[index] = (count - need + 1) * 8 + need
+                            scores[index] = (count - need + 1) * 8 + 8 - need
                             continue
                 # Put a star on every forced cell.
                 while forced:
@@ -293,15 +296,14 @@ class _Search:
                 continue
             # The unit rules stall: look at bands of rows, then (on the transposed board) bands of columns.
             # The columns are only looked at when the rows give nothing (the unit rules are cheaper to rerun).
-            found = band_deductions(tables, open_cells, stars, tables.regions, tables.strips, tables.row_pieces)
+            found = band_deductions(tables, open_cells, stars, tables.regions, tables.strips)
             if found is None:
                 return None
             empty, forced = found
             if not (empty & open_cells or forced):
                 transpose = tables.transpose
                 found = band_deductions(
-                    tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed,
-                    tables.row_pieces_transposed,
+                    tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
                 )
                 if found is None:
                     return None

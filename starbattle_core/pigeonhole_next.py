@@ -62,7 +62,6 @@ def band_deductions(
     stars: Cells,
     regions: tuple[Cells, ...],
     strips: tuple[Strip, ...],
-    row_pieces: tuple[tuple[tuple[int, Cells], ...], ...],
 ) -> tuple[Cells, Cells] | None:
     """Pigeonhole on bands of rows: returns (cells to empty, cells to star), or None on a contradiction.
 
@@ -153,41 +152,4 @@ def band_deductions(
                     return None
                 band = ((1 << ((bottom - top + 1) * n)) - 1) << (top * n)
                 empty |= open_cells & band & ~inside_cells
-    # Bands of rows covered by few regions: the regions with open cells in rows a..b must give those rows all the
-    # stars they still need; needing less together is a contradiction, exactly as much means those regions have no
-    # star outside the band.
-    row_regions = []
-    for pieces in row_pieces:
-        present = 0
-        for index, piece in pieces:
-            if open_cells & piece:
-                present |= 1 << index
-        row_regions.append(present)
-    everywhere = 0
-    for present in row_regions:
-        everywhere |= present
-    for top in range(n):
-        band_need = 0
-        touched = 0
-        touched_need = 0
-        for bottom in range(top, n):
-            band_need += need[bottom]
-            fresh = row_regions[bottom] & ~touched
-            if fresh:
-                touched |= fresh
-                if touched == everywhere:
-                    break
-                while fresh:
-                    low = fresh & -fresh
-                    fresh ^= low
-                    touched_need += region_need[low.bit_length() - 1]
-            if touched_need <= band_need:
-                if touched_need < band_need:
-                    return None
-                outside = open_cells & ~((((1 << ((bottom - top + 1) * n)) - 1) << (top * n)))
-                rest = touched
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    empty |= outside & regions[low.bit_length() - 1]
     return empty, forced

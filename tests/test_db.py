@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -164,6 +165,10 @@ def test_complete_dates_and_next_attempt(engine, real_puzzles) -> None:
     assert next_attempt(engine, later, "b") == 0
     save_effort(engine, run_id=None, date=later, slot="b", effort=EFFORT, outcome="exhausted")
     assert next_attempt(engine, later, "b") == 1
+    save_effort(engine, run_id=None, date=later, slot="b", effort=replace(EFFORT, attempt=1), outcome="near_duplicate")
+    assert next_attempt(engine, later, "b") == 2
+    save_effort(engine, run_id=None, date=later, slot="b", effort=replace(EFFORT, attempt=5), outcome="lost")
+    assert next_attempt(engine, later, "b") == 2
 
 
 def test_layout_bank_resumes_and_counts_uses(engine, real_puzzles) -> None:

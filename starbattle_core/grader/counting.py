@@ -15,7 +15,7 @@ from typing import Iterator
 
 from ..puzzle import Cells
 from .geometry import Geometry, State, Unit
-from .propagation import excluded_by, placements_in
+from .propagation import excluded_by, state_placements
 from .step import Deduction
 
 
@@ -62,31 +62,49 @@ def _search(
     outer_open = [u.mask & open_cells for u in outer_units]
     outer_need = [geometry.need(u, state) for u in outer_units]
     # For each active inner unit: the outer units (bits = positions in outer_units) its open cells reach.
-    spans = []
-    for unit in active:
-        own = unit.mask & open_cells
-        spans.append(sum(1 << j for j, cells in enumerate(outer_open) if cells & own))
+    opens = [u.mask & open_cells for u in active]
+    spans = tuple(sum(1 << j for j, cells in enumerate(outer_open) if cells & own) for own in opens)
     needs = [geometry.need(u, state) for u in active]
+    # Which inner units fit in which outer ones depends on the spans alone, and spans change far less often than
+    # the marks: the search is kept across steps, keyed by them (the needs and cells are read afresh below).
+    key = ("unions", inner_units[0].kind, outer_units[0].kind, size, tuple(u.index for u in active), spans)
+    combos = geometry.lasting.get(key)
+    if combos is None:
+        combos = geometry.lasting[key] = _unions(spans, size)
+    for chosen, outer in combos:
+        inside = 0
+        need = 0
+        for i in chosen:
+            inside |= opens[i]
+            need += needs[i]
+        outer_cells = 0
+        extra = -need
+        for j in outer:
+            outer_cells |= outer_open[j]
+            extra += outer_need[j]
+        if extra >= 0 and outer_cells & ~inside:
+            yield Confinement(
+                tuple(active[i] for i in chosen), tuple(outer_units[j] for j in outer), inside, outer_cells & ~inside, extra
+            )
 
-    def grow(start: int, chosen: tuple[int, ...], span: int, need: int, inside: Cells) -> Iterator[Confinement]:
+
+def _unions(spans: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every set of inner units (positions in `spans`, in search order) whose spans together reach outer units
+    such that the larger side has `size` units, with those outer units."""
+    found = []
+
+    def grow(start: int, chosen: tuple[int, ...], span: int) -> None:
         if chosen and max(len(chosen), span.bit_count()) == size:
-            outer = _bits(span)
-            outer_cells = 0
-            for j in outer:
-                outer_cells |= outer_open[j]
-            extra = sum(outer_need[j] for j in outer) - need
-            if extra >= 0 and outer_cells & ~inside:
-                yield Confinement(
-                    tuple(active[i] for i in chosen), tuple(outer_units[j] for j in outer), inside, outer_cells & ~inside, extra
-                )
+            found.append((chosen, tuple(_bits(span))))
         if len(chosen) == size:
             return
-        for i in range(start, len(active)):
+        for i in range(start, len(spans)):
             wider = span | spans[i]
             if wider.bit_count() <= size:
-                yield from grow(i + 1, chosen + (i,), wider, need + needs[i], inside | (active[i].mask & open_cells))
+                grow(i + 1, chosen + (i,), wider)
 
-    yield from grow(0, (), 0, 0, 0)
+    grow(0, (), 0)
+    return found
 
 
 def union_confinement(geometry: Geometry, state: State, *, inner: str, size: int) -> Deduction | None:
@@ -112,7 +130,7 @@ def union_remainder(geometry: Geometry, state: State, *, inner: str, size: int, 
     for found in confinements(geometry, state, inner, size):
         if found.extra == 0:
             continue
-        ways = placements_in(geometry, state, found.rest, found.extra, limit)
+        ways = state_placements(geometry, state, found.rest, found.extra, limit)
         if not ways:
             continue
         always = geometry.all_cells

@@ -67,6 +67,14 @@ class Geometry:
         # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
         # solver clears it as the state moves on, so it holds one state's work at a time.
         self.memo: dict[tuple[Any, ...], Any] = {}
+        # Work that depends on a key other than the whole state (stated in the key), kept for the whole solve.
+        self.lasting: dict[tuple[Any, ...], Any] = {}
+        # Facts about a set of cells alone, kept for the whole solve (hypotheticals ask the same ones thousands
+        # of times): the most non-touching stars a row, column or band's open cells hold; the cells touching all
+        # cells of a mask; whether `need` stars fit in a mask (key mask * 64 + need).
+        self.rooms: dict[Cells, int] = {}
+        self.common: dict[Cells, Cells] = {}
+        self.fitting: dict[int, bool] = {}
         # For every cell, the positions in `units` of its row, its column and its region.
         self.units_of_cell = tuple(
             (cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n)
@@ -111,8 +119,10 @@ class Geometry:
 
     def seen_by_all(self, mask: Cells) -> Cells:
         """The cells that touch every cell of a non-empty mask: a star anywhere in the mask empties them."""
-        nb = self.neighbours
-        common = self.all_cells
-        for cell in iter_cells(mask):
-            common &= nb[cell]
-        return common & ~mask
+        common = self.common.get(mask)
+        if common is None:
+            common = self.all_cells
+            for cell in iter_cells(mask):
+                common &= self.neighbours[cell]
+            common = self.common[mask] = common & ~mask
+        return common

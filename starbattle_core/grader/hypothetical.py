@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State
-from .propagation import Outcome, placements_in, propagate
+from .propagation import Outcome, propagate, state_placements
 from .step import Deduction
 
 _INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
@@ -105,7 +105,7 @@ def unit_chains(geometry: Geometry, state: State, *, kind: str, limit: int, leve
         need = geometry.need(unit, state)
         if need < 1 or (unit.mask & open_cells).bit_count() <= need:
             continue
-        ways = placements_in(geometry, state, unit.mask, need, limit)
+        ways = state_placements(geometry, state, unit.mask, need, limit)
         if not ways:
             continue
         stars, empty = geometry.all_cells, geometry.all_cells

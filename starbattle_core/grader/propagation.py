@@ -40,8 +40,19 @@ def chain_capacity(bits: int, step: int) -> int:
 def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int | None:
     """Most non-touching stars in the unit's open cells, for the unit kinds where a path bound is exact (rows,
     columns, bands of two rows or columns); None for regions (use `fits`)."""
-    n = geometry.size
+    if unit.kind == "region":
+        return None
     bits = unit.mask & open_cells
+    # The room is a fact about the cells alone (the most non-touching stars they hold), so one table serves
+    # every row, column and band.
+    room = geometry.rooms.get(bits)
+    if room is None:
+        room = geometry.rooms[bits] = _path_capacity(geometry, unit, bits)
+    return room
+
+
+def _path_capacity(geometry: Geometry, unit: Unit, bits: Cells) -> int:
+    n = geometry.size
     if unit.kind == "row":
         return chain_capacity(bits >> (unit.index * n), 1)
     if unit.kind == "column":
@@ -51,11 +62,9 @@ def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int | None:
         row = (1 << n) - 1
         folded = ((bits >> (unit.index * n)) | (bits >> ((unit.index + 1) * n))) & row
         return chain_capacity(folded, 1)
-    if unit.kind == "columns":
-        first_column = geometry.columns[0].mask
-        folded = ((bits >> unit.index) | (bits >> (unit.index + 1))) & first_column
-        return chain_capacity(folded, n)
-    return None
+    first_column = geometry.columns[0].mask
+    folded = ((bits >> unit.index) | (bits >> (unit.index + 1))) & first_column
+    return chain_capacity(folded, n)
 
 
 def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> tuple[Cells, Cells]:
@@ -63,9 +72,18 @@ def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) ->
     must be stars and the cells that must be empty. Read along the path (a band folded onto one line), a run of
     odd length holds a star on every other position starting at its ends; a run of two holds one star, so cells
     touching both of its cells are empty."""
+    bits = unit.mask & open_cells
+    key = ("tight", unit.kind, unit.index, bits)
+    known = geometry.lasting.get(key)
+    if known is None:
+        known = geometry.lasting[key] = _tight_marks(geometry, unit, bits)
+    stars, empties = known
+    return stars, empties & open_cells
+
+
+def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Cells]:
     n = geometry.size
     neighbours = geometry.neighbours
-    bits = unit.mask & open_cells
     if unit.kind == "row":
         path, step = bits >> (unit.index * n), 1
         def at(position: int) -> Cells:
@@ -97,7 +115,7 @@ def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) ->
             for cell in _cells(block):
                 common &= neighbours[cell]
             empties |= common & ~block
-    return stars, empties & open_cells
+    return stars, empties
 
 
 def _runs(path: int, step: int) -> list[list[int]]:
@@ -119,12 +137,38 @@ def unit_fits(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> b
     room = capacity(geometry, unit, open_cells)
     if room is not None:
         return room >= need
-    return fits(geometry.neighbours, unit.mask & open_cells, need)
+    return region_fits(geometry, unit.mask & open_cells, need)
+
+
+def region_fits(geometry: Geometry, mask: Cells, need: int) -> bool:
+    """`fits`, remembered for the solve (the answer depends on the cells and the need alone)."""
+    key = (mask << 6) | need
+    known = geometry.fitting.get(key)
+    if known is None:
+        known = geometry.fitting[key] = fits(geometry.neighbours, mask, need)
+    return known
 
 
 def placements(geometry: Geometry, state: State, unit: Unit, limit: int) -> list[Cells] | None:
     """Every way to give the unit the stars it lacks among its open cells (see `placements_in`)."""
-    return placements_in(geometry, state, unit.mask, geometry.need(unit, state), limit)
+    return state_placements(geometry, state, unit.mask, geometry.need(unit, state), limit)
+
+
+def state_placements(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> list[Cells] | None:
+    """`placements_in` for the solver's state, memoised for the state: the case techniques of rising limits ask
+    about the same units, so a list found under one limit answers every limit it fits in, and a search cut off
+    at one limit answers every smaller limit."""
+    key = ("ways", state.stars, state.empty, area, need)
+    known = geometry.memo.get(key)
+    if known is not None:
+        searched, ways = known
+        if ways is not None:
+            return ways if len(ways) <= limit else None
+        if limit <= searched:
+            return None
+    ways = placements_in(geometry, state, area, need, limit)
+    geometry.memo[key] = (limit, ways)
+    return ways
 
 
 def placements_in(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> list[Cells] | None:
@@ -229,6 +273,7 @@ def propagate(
     lines = len(paths)
     neighbours = geometry.neighbours
     all_cells = geometry.all_cells
+    rooms, commons, seen_by_all = geometry.rooms, geometry.common, geometry.seen_by_all
     dirty = all_cells if changed is None else changed
     fresh = stars & dirty
     rounds = 0
@@ -263,23 +308,20 @@ def propagate(
             if level < ATTACK:
                 continue
             if need == 1:
-                common = all_cells
-                bits = own
-                while bits:
-                    low = bits & -bits
-                    common &= neighbours[low.bit_length() - 1]
-                    bits ^= low
-                empty |= common
+                common = commons.get(own)
+                empty |= seen_by_all(own) if common is None else common
             elif i < lines:
-                shift, step = paths[i]
-                room = chain_capacity(own >> shift, step)
+                room = rooms.get(own)
+                if room is None:
+                    shift, step = paths[i]
+                    room = rooms[own] = chain_capacity(own >> shift, step)
                 if room < need:
                     return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
                 if room == need:
                     forced, gone = tight_marks(geometry, units[i], open_cells, need)
                     add |= forced
                     empty |= gone
-            elif level >= CONFINE and not fits(neighbours, own, need):
+            elif level >= CONFINE and not region_fits(geometry, own, need):
                 return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
         if level >= ATTACK:
             for band in geometry.bands:

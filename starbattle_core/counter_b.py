@@ -1,0 +1,328 @@
+"""Count the solutions of a puzzle, stopping at a limit: the engine's uniqueness proof.
+
+The search keeps two Cells ints: ``stars`` (cells that hold a star) and ``open`` (cells still undecided); every
+other cell is empty. Propagation works on bit masks:
+
+- a star empties its neighbours, and a unit that reaches its quota empties the rest of itself;
+- a unit whose open cells can no longer reach its remaining need kills the branch, one whose open cells are exactly
+  its remaining need fills them;
+- a small region: every placement of its remaining stars is enumerated (memoised by its open cells); cells in no
+  placement are empty, cells in all are stars, cells outside it touched by every placement are empty;
+- no 2x2 block holds two stars: a unit whose open cells are covered by fewer blocks than it needs is dead; when the
+  cover is exactly as large as the need, every block holds one star, so a block with one open cell is a star and
+  the cells touching a whole block are empty (for a unit needing one star: the cells touching all its open cells);
+- when the unit rules stall, pigeonhole on bands of rows and of columns (`pigeonhole.band_deductions`).
+
+Then the search branches on the unit that gives the fewest branches: branch i puts the unit's first star on its
+i-th open cell and empties the cells before it, so the branches are disjoint and together cover every solution.
+Tables are built once per board (`board_tables`); a node re-examines only the units whose open cells changed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .board_tables import BoardTables, board_tables
+from .pigeonhole import band_deductions
+from .puzzle import Cells, InputError, Puzzle
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """What a count found: ``count`` solutions (at most the limit), in the order found."""
+
+    count: int
+    exact: bool  # True when the search was exhaustive, so `count` is the true number of solutions
+    solutions: tuple[Cells, ...]
+    nodes: int
+    ms: float
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2, *, stars: Cells = 0, empty: Cells = 0) -> CountResult:
+    """Count the puzzle's solutions up to `limit`, honouring its givens plus the extra `stars` and `empty` cells.
+
+    Returns the solutions found (in search order), whether the search was exhaustive (it stops as soon as it
+    reaches `limit`, and then `exact` is False), the number of search nodes and the time taken in milliseconds.
+    """
+    if limit < 1:
+        raise InputError(f"limit must be at least 1, not {limit}")
+    start = time.perf_counter()
+    tables = board_tables(puzzle.size, puzzle.stars, puzzle.regions)
+    search = _Search(tables, limit)
+    forced_stars = puzzle.given_stars | stars
+    forced_empty = puzzle.given_empty | empty
+    open_cells = puzzle.all_cells & ~forced_empty
+    state = _place_all(tables, 0, open_cells, forced_stars)
+    if state is not None:
+        units = len(tables.units)
+        search.run(*state, [-1] * units, [_NEVER] * units)
+    found = tuple(search.solutions)
+    exact = len(found) < limit
+    return CountResult(len(found), exact, found, search.nodes, (time.perf_counter() - start) * 1000.0)
+
+
+def _place_all(tables: BoardTables, stars: Cells, open_cells: Cells, new: Cells) -> tuple[Cells, Cells] | None:
+    """Put stars on every cell of `new`, or None when one of them is not open (touching, full unit, empty)."""
+    quota = tables.stars
+    closes = tables.closes
+    cell_units = tables.cell_units
+    while new:
+        bit = new & -new
+        new ^= bit
+        if not open_cells & bit:
+            return None
+        cell = bit.bit_length() - 1
+        stars |= bit
+        open_cells &= ~closes[cell]
+        for unit in cell_units[cell]:
+            if (stars & unit).bit_count() == quota:
+                open_cells &= ~unit
+    return stars, open_cells
+
+
+# Regions with at most this many open cells are reasoned about by enumerating their placements (rows and columns
+# gain little from it: for them the 2x2 block cover is already exact). Measured on the archive's 14x14 boards.
+_ENUMERATED_REGION = 12
+
+
+def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[bool, Cells, Cells, Cells]:
+    """The placements of `need` non-touching stars on `cells`: whether there is any, the cells used by some, the
+    cells used by all, and the cells outside `cells` touched by every placement. Stops as soon as nothing more
+    can be learnt (every cell used by some placement, none by all, no outside cell touched by all)."""
+    anywhere = 0
+    everywhere = cells
+    attacked = -1
+    if need == 2:  # the common case, as plain loops over pairs
+        rest = cells
+        while rest:
+            first = rest & -rest
+            rest ^= first
+            around = closes[first.bit_length() - 1]
+            partners = rest & ~around
+            while partners:
+                second = partners & -partners
+                partners ^= second
+                pair = first | second
+                anywhere |= pair
+                everywhere &= pair
+                attacked &= around | closes[second.bit_length() - 1]
+            if anywhere == cells and not everywhere and not attacked & ~cells:
+                break
+    else:
+        stack = [(cells, need, 0, 0)]
+        while stack:
+            free, left, placed, touched = stack.pop()
+            if not left:
+                anywhere |= placed
+                everywhere &= placed
+                attacked &= touched
+                if anywhere == cells and not everywhere and not attacked & ~cells:
+                    break
+                continue
+            if free.bit_count() < left:
+                continue
+            low = free & -free
+            stack.append((free ^ low, left, placed, touched))
+            around = closes[low.bit_length() - 1]
+            stack.append((free & ~around, left - 1, placed | low, touched | around))
+    if not anywhere:
+        return False, 0, 0, 0
+    return True, anywhere, everywhere, attacked & ~cells
+
+
+_NEVER = 1 << 60  # the branching score of a unit with nothing left to place
+
+
+class _Search:
+    def __init__(self, tables: BoardTables, limit: int) -> None:
+        self.tables = tables
+        self.limit = limit
+        self.solutions: list[Cells] = []
+        self.nodes = 0
+        self.total = tables.size * tables.stars
+        # A region's (open cells * 16 + need) -> what `_unit_options` says about them, shared by all nodes.
+        self.options: dict[int, tuple[bool, Cells, Cells, Cells]] = {}
+
+    def run(self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]) -> None:
+        """Depth-first search from a state; returns when the subtree is done or the limit is reached.
+
+        `seen` and `scores` are the parent's per-unit memo (see `propagate`); this call may change them.
+        """
+        self.nodes += 1
+        result = self.propagate(stars, open_cells, seen, scores)
+        if result is None:
+            return
+        stars, open_cells, choice, need = result
+        if stars.bit_count() == self.total:
+            self.solutions.append(stars)
+            return
+        # Branch on the unit's first star: on its i-th open cell, the cells before it empty.
+        closes = self.tables.closes
+        cell_units = self.tables.cell_units
+        quota = self.tables.stars
+        for _ in range(choice.bit_count() - need + 1):
+            bit = choice & -choice
+            choice ^= bit
+            cell = bit.bit_length() - 1
+            child_stars = stars | bit
+            child_open = open_cells & ~closes[cell]
+            for unit in cell_units[cell]:
+                if (child_stars & unit).bit_count() == quota:
+                    child_open &= ~unit
+            self.run(child_stars, child_open, seen[:], scores[:])
+            if len(self.solutions) >= self.limit:
+                return
+            open_cells &= ~bit
+
+    def propagate(
+        self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
+    ) -> tuple[Cells, Cells, Cells, int] | None:
+        """Apply the unit rules until nothing changes; None on a contradiction.
+
+        Returns the new state and the unit to branch on (its open cells and remaining need). A unit is examined
+        again only when its open cells differ from `seen` (what they were when it was last examined, in this
+        node or its parent); `scores` keeps each unit's branching score: how many branches it would give, times 8,
+        plus its need.
+        """
+        tables = self.tables
+        quota = tables.stars
+        units = tables.units
+        closes = tables.closes
+        cell_units = tables.cell_units
+        block = tables.block
+        never = _NEVER
+        memo = self.options
+        first_region = 2 * tables.size
+        while True:
+            changed = False
+            for index, unit in enumerate(units):
+                cells = open_cells & unit
+                if cells == seen[index]:
+                    continue
+                seen[index] = cells
+                scores[index] = never
+                need = quota - (stars & unit).bit_count()
+                count = cells.bit_count()
+                if count <= need:
+                    if count < need:
+                        return None
+                    if not count:
+                        continue
+                    forced = cells
+                else:
+                    if need == 1:
+                        if count <= 4:
+                            # One star among a few cells: the cells touching all of them are empty.
+                            common = open_cells & ~cells
+                            rest = cells
+                            while rest and common:
+                                low = rest & -rest
+                                common &= closes[low.bit_length() - 1]
+                                rest ^= low
+                            if common:
+                                open_cells &= ~common
+                                changed = True
+                        scores[index] = count * 8 + 1
+                        continue
+                    if index >= first_region and count <= _ENUMERATED_REGION:
+                        # A small region: every way to place its remaining stars (exact where 2x2 blocks guess).
+                        key = cells * 16 + need
+                        options = memo.get(key)
+                        if options is None:
+                            options = memo[key] = _unit_options(cells, need, closes)
+                        possible, anywhere, everywhere, attacked = options
+                        if not possible:
+                            return None
+                        dead = (cells & ~anywhere) | (attacked & open_cells)
+                        if dead:
+                            open_cells &= ~dead
+                            changed = True
+                        forced = everywhere
+                        if not forced:
+                            scores[index] = (count - need + 1) * 8 + need
+                            continue
+                    else:
+                        # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
+                        rest = cells
+                        pieces = []
+                        covers = 0
+                        while rest and covers <= need:
+                            low = rest & -rest
+                            piece = rest & block[low.bit_length() - 1]
+                            pieces.append(piece)
+                            rest &= ~piece
+                            covers += 1
+                        if covers < need:
+                            return None
+                        if covers == need:
+                            # Every block holds exactly one star: a lone cell is a star, and the cells touching a
+                            # whole block are empty.
+                            forced = 0
+                            for piece in pieces:
+                                if piece & (piece - 1):
+                                    common = open_cells & ~piece
+                                    rest = piece
+                                    while rest and common:
+                                        low = rest & -rest
+                                        common &= closes[low.bit_length() - 1]
+                                        rest ^= low
+                                    if common:
+                                        open_cells &= ~common
+                                        changed = True
+                                else:
+                                    forced |= piece
+                            if forced:
+                                changed = True
+                        else:
+                            forced = 0
+                        if not forced:
+                            scores[index] = (count - need + 1) * 8 + need
+                            continue
+                # Put a star on every forced cell.
+                while forced:
+                    bit = forced & -forced
+                    forced ^= bit
+                    if not open_cells & bit:
+                        return None
+                    cell = bit.bit_length() - 1
+                    stars |= bit
+                    open_cells &= ~closes[cell]
+                    for other in cell_units[cell]:
+                        if (stars & other).bit_count() == quota:
+                            open_cells &= ~other
+                changed = True
+            if changed:
+                continue
+            # The unit rules stall: look at bands of rows, then (on the transposed board) bands of columns.
+            # The columns are only looked at when the rows give nothing (the unit rules are cheaper to rerun).
+            found = band_deductions(tables, open_cells, stars, tables.regions, tables.strips)
+            if found is None:
+                return None
+            empty, forced = found
+            if not (empty & open_cells or forced):
+                transpose = tables.transpose
+                found = band_deductions(
+                    tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
+                )
+                if found is None:
+                    return None
+                empty = transpose(found[0])
+                forced = transpose(found[1])
+            if not (empty & open_cells or forced):
+                # Fewest branches, then the smaller need, then regions (they come last in `units`): measured best.
+                best = min(range(len(units)), key=scores.__getitem__)
+                unit = units[best]
+                return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()
+            open_cells &= ~empty
+            while forced:
+                bit = forced & -forced
+                forced ^= bit
+                if not open_cells & bit:
+                    return None
+                cell = bit.bit_length() - 1
+                stars |= bit
+                open_cells &= ~closes[cell]
+                for other in cell_units[cell]:
+                    if (stars & other).bit_count() == quota:
+                        open_cells &= ~other
