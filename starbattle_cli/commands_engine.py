@@ -8,51 +8,30 @@ checked before any puzzle is counted, so bad input stops with status 2 before an
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, Optional
 
 import typer
 
 from starbattle_core.counter import CountResult, count_solutions
-from starbattle_core.formats import read_puzzles
 from starbattle_core.layouts import count_layouts, layout_to_cells, sample_layouts
-from starbattle_core.puzzle import Cells, InputError, Puzzle, cells_to_coords
+from starbattle_core.puzzle import Cells, InputError, cells_to_coords
 from starbattle_core.render import render_board
 
 from .app import app
+from .puzzle_input import PATH_HELP, STARS_HELP, load_puzzles, plain_terminal, puzzle_label
 
 layouts_app = typer.Typer(
     help="Count or sample full star layouts (K per row and column, none touching).", no_args_is_help=True
 )
 app.add_typer(layouts_app, name="layouts")
 
-PATH_HELP = "A puzzle file (JSON Lines, JSON, puzz.link URLs or text pictures), or - for standard input."
-STARS_HELP = "Stars per unit for text pictures that do not say (a 'stars: K' line)."
 
 
-def _load(path: str, stars: Optional[int]) -> list[Puzzle]:
-    puzzles = list(read_puzzles(path, stars=stars))
-    if not puzzles:
-        raise InputError(f"{path}: no puzzle in it")
-    return puzzles
-
-
-def _name(puzzle: Puzzle, index: int) -> str:
-    # An id is printed on one line of its own, whatever whitespace it holds.
-    return " ".join(puzzle.id.split()) if puzzle.id is not None else f"#{index}"
 
 
 def _coords(mask: Cells, size: int) -> list[list[int]]:
     return [list(rc) for rc in cells_to_coords(mask, size)]
 
-
-def _plain_terminal() -> bool:
-    """Whether standard output cannot show the box-drawing characters and the star."""
-    try:
-        "┃★·×".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return True
-    return False
 
 
 def _count_phrase(result: CountResult) -> str:
@@ -76,7 +55,7 @@ def verify(
 
     Exit status: 0 when every puzzle is unique (and matches the file's solution), 1 otherwise, 2 on bad input.
     """
-    puzzles = _load(path, stars)
+    puzzles = load_puzzles(path, stars)
     failures = 0
     for index, puzzle in enumerate(puzzles, 1):
         result = count_solutions(puzzle, limit=2)
@@ -87,7 +66,7 @@ def verify(
         failures += not unique or mismatch
         if as_json:
             record: dict[str, Any] = {
-                "id": _name(puzzle, index),
+                "id": puzzle_label(puzzle, index),
                 "count": result.count,
                 "exact": result.exact,
                 "solution": None if found is None else _coords(found, puzzle.size),
@@ -104,7 +83,7 @@ def verify(
             verdict = "unique"
         else:
             verdict = f"NOT unique: {_count_phrase(result)}"
-        typer.echo(f"{_name(puzzle, index)}: {verdict} ({result.ms:.1f} ms, {result.nodes} nodes)")
+        typer.echo(f"{puzzle_label(puzzle, index)}: {verdict} ({result.ms:.1f} ms, {result.nodes} nodes)")
     if not as_json:
         typer.echo(f"{len(puzzles) - failures} of {len(puzzles)} puzzles unique")
     raise typer.Exit(1 if failures else 0)
@@ -127,15 +106,15 @@ def solve(
     """
     if limit < 1:
         raise InputError(f"--limit must be at least 1, not {limit}")
-    puzzles = _load(path, stars)
-    plain = ascii_only or _plain_terminal()
+    puzzles = load_puzzles(path, stars)
+    plain = ascii_only or plain_terminal()
     unsolved = 0
     for index, puzzle in enumerate(puzzles, 1):
         result = count_solutions(puzzle, limit=limit)
         unsolved += result.count == 0
         if as_json:
             record = {
-                "id": _name(puzzle, index),
+                "id": puzzle_label(puzzle, index),
                 "count": result.count,
                 "exact": result.exact,
                 "solutions": [_coords(found, puzzle.size) for found in result.solutions],
@@ -147,7 +126,7 @@ def solve(
         shown = result.solutions[0] if result.solutions else 0
         empty = puzzle.all_cells & ~shown if result.solutions else 0
         per_unit = f"{puzzle.stars} star{'s' if puzzle.stars > 1 else ''} per unit"
-        typer.echo(f"{_name(puzzle, index)}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
+        typer.echo(f"{puzzle_label(puzzle, index)}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
         typer.echo(render_board(puzzle, shown, empty, letters=letters, ascii=plain))
         more = ", the first shown" if result.count > 1 else ""
         typer.echo(f"{_count_phrase(result)}{more}; {result.ms:.1f} ms, {result.nodes} nodes\n")
@@ -186,7 +165,7 @@ def layouts_sample(
         raise InputError(f"-n must be at least 0, not {count}")
     if count_layouts(size, stars) == 0:
         raise InputError(f"no layout exists for a {size}x{size} board with {stars} stars per row and column")
-    plain = ascii_only or _plain_terminal()
+    plain = ascii_only or plain_terminal()
     for number, rows in enumerate(sample_layouts(size, stars, count, seed), 1):
         cells = layout_to_cells(rows)
         if as_json:

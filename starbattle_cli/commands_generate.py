@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import typer
 
@@ -11,15 +10,8 @@ from starbattle_core.generator import Generation, Slot, board_to_json, generate
 from starbattle_core.render import render_board
 
 from .app import app
+from .puzzle_input import plain_terminal
 
-
-def _plain_terminal() -> bool:
-    """Whether standard output cannot show the box-drawing characters and the star."""
-    try:
-        "┃★·×".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return True
-    return False
 
 
 def _counters_line(generation: Generation) -> str:
@@ -65,7 +57,7 @@ def generate_command(
         typer.echo(f"no {band} {game} {size}x{size} board within {budget:g} s (seed {seed})")
         typer.echo(_counters_line(generation))
     else:
-        plain = ascii_only or _plain_terminal()
+        plain = ascii_only or plain_terminal()
         shown = (board.puzzle.solution or 0) if show_solution else 0
         typer.echo(render_board(board.puzzle, shown, ascii=plain))
         hardest = board.grade.hardest

@@ -8,26 +8,17 @@ weights come from the `grading:` section of the config file.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, Optional
 
 import typer
 
-from starbattle_core.formats import read_puzzles
 from starbattle_core.grader import Grade, GradingConfig, grade as grade_puzzle, walkthrough_json, walkthrough_text
-from starbattle_core.puzzle import InputError, Puzzle
+from starbattle_core.puzzle import Puzzle
 
 from .app import app
-
-PATH_HELP = "A puzzle file (JSON Lines, JSON, puzz.link URLs or text pictures), or - for standard input."
-STARS_HELP = "Stars per unit for text pictures that do not say (a 'stars: K' line)."
+from .puzzle_input import PATH_HELP, STARS_HELP, load_puzzles, plain_terminal, puzzle_label
 
 
-def _load(path: str, stars: Optional[int]) -> list[Puzzle]:
-    puzzles = list(read_puzzles(path, stars=stars))
-    if not puzzles:
-        raise InputError(f"{path}: no puzzle in it")
-    return puzzles
 
 
 def _grading() -> GradingConfig:
@@ -36,15 +27,12 @@ def _grading() -> GradingConfig:
     return load_settings().grading
 
 
-def _name(puzzle: Puzzle, index: int) -> str:
-    return " ".join(puzzle.id.split()) if puzzle.id is not None else f"#{index}"
-
 
 def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
     hardest = result.hardest
     fun = result.experience
     return {
-        "id": _name(puzzle, index),
+        "id": puzzle_label(puzzle, index),
         "game": puzzle.game,
         "size": puzzle.size,
         "stars": puzzle.stars,
@@ -68,13 +56,6 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
     }
 
 
-def _plain_terminal() -> bool:
-    try:
-        "┃★·×".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return True
-    return False
-
 
 @app.command()
 def grade(
@@ -87,7 +68,7 @@ def grade(
 
     Exit status: 0 when every puzzle was solved, 1 when some got stuck, 2 on bad input.
     """
-    puzzles = _load(path, stars)
+    puzzles = load_puzzles(path, stars)
     config = _grading()
     stuck = 0
     for index, puzzle in enumerate(puzzles, 1):
@@ -121,14 +102,14 @@ def explain(
     stars: Optional[int] = typer.Option(None, "--stars", help=STARS_HELP),
 ) -> None:
     """Narrate the solve path of every puzzle: numbered steps, the board after the key ones, cost and total."""
-    puzzles = _load(path, stars)
+    puzzles = load_puzzles(path, stars)
     config = _grading()
-    ascii = _plain_terminal()
+    ascii = plain_terminal()
     for index, puzzle in enumerate(puzzles, 1):
         result = grade_puzzle(puzzle, config, max_cost=max_cost)
         if as_json:
             record = walkthrough_json(puzzle, result)
-            record["id"] = _name(puzzle, index)
+            record["id"] = puzzle_label(puzzle, index)
             print(json.dumps(record))
         else:
             if index > 1:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -33,6 +32,7 @@ from starbattle_core.formats import puzzle_to_puzzlink
 from starbattle_core.puzzle import InputError
 
 from .app import app
+from .puzzle_input import plain_terminal
 
 DATE_HELP = "A date as YYYY-MM-DD (default: today in the configured time zone)."
 FORMATS = ("json", "jsonl", "puzzlink")
@@ -261,13 +261,6 @@ def ui() -> None:
 # --- reading the database ----------------------------------------------------------------------------------------
 
 
-def _plain_terminal() -> bool:
-    try:
-        "┃★·".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return True
-    return False
-
 
 def _board_object(board: store.ScheduledBoard) -> dict[str, Any]:
     return {**board.board_json(), "date": board.date.isoformat(), "slot": board.slot}
@@ -318,7 +311,7 @@ def show(
             typer.echo(json.dumps(_board_object(board)))
         else:
             typer.echo(board_title(board))
-            typer.echo(board_picture(board, solved=solved, ascii=_plain_terminal()))
+            typer.echo(board_picture(board, solved=solved, ascii=plain_terminal()))
             typer.echo("")
 
 
