@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import statistics
+import os
 import subprocess
 import sys
 import tempfile
@@ -21,12 +21,11 @@ from pathlib import Path
 
 import yaml
 
-PROJECT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PROJECT))
+from flows.db import open_database
+from flows.settings import load_settings
+from flows.store import slot_stats
 
-from flows.db import open_database  # noqa: E402
-from flows.settings import load_settings  # noqa: E402
-from flows.store import slot_stats  # noqa: E402
+PROJECT = Path(__file__).resolve().parents[1]
 
 # The entry point with the pipeline commands registered, whether or not app.py imports them yet.
 ENTRY = "import starbattle_cli.commands_pipeline; from starbattle_cli.app import main; main()"
@@ -45,7 +44,7 @@ def fresh_config(folder: Path) -> Path:
 
 
 def timed(argv: list[str], config: Path) -> float:
-    env = {**__import__("os").environ, "STARBATTLE_CONFIG": str(config)}
+    env = {**os.environ, "STARBATTLE_CONFIG": str(config)}
     env.pop("PREFECT_API_URL", None)
     began = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", ENTRY, *argv], env=env, capture_output=True, text=True)
@@ -56,17 +55,13 @@ def timed(argv: list[str], config: Path) -> float:
     return seconds
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 def report_slots(config: Path) -> None:
     settings = load_settings(config)
     engine = open_database(settings.pipeline.resolved_database_url())
-    print(f"  {'slot':20} {'attempts':>8} {'accepted':>8} {'candidates':>10} {'seconds':>8}")
-    for stats in slot_stats(engine):
-        print(f"  {stats.slot:20} {stats.attempts:8d} {stats.accepted:8d} {stats.candidates:10d} {stats.seconds:8.1f}")
+    print(f"  {'slot':20} {'attempts':>8} {'accepted':>8} {'candidates':>10} {'seconds':>8} {'s/board':>8}")
+    for s in slot_stats(engine):
+        per_board = s.seconds / max(1, s.accepted)
+        print(f"  {s.slot:20} {s.attempts:8d} {s.accepted:8d} {s.candidates:10d} {s.seconds:8.1f} {per_board:8.1f}")
 
 
 def main() -> None:
@@ -89,12 +84,6 @@ def main() -> None:
             seconds = timed(["backfill", "--start", start.isoformat(), "--end", end.isoformat()], config)
             print(f"starbattle backfill of {args.days} dates on both cores: {seconds:.1f} s (aim < 300 s for 7)")
             report_slots(config)
-            settings = load_settings(config)
-            per_board = [s.seconds / max(1, s.accepted) for s in slot_stats(open_database(
-                settings.pipeline.resolved_database_url()))]
-            if per_board:
-                print(f"  generator seconds per accepted board by slot: median {statistics.median(per_board):.1f}, "
-                      f"p95 {quantile(per_board, 0.95):.1f}, max {max(per_board):.1f}")
 
 
 if __name__ == "__main__":

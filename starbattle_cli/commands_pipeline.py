@@ -110,7 +110,13 @@ def daily(
     settings = load_settings()
     day = _date(settings, date)
     settings, engine = _open(settings)
-    total = len(settings.pipeline.slots)
+    names = [slot.name for slot in settings.pipeline.slots]
+    if not force and store.complete_dates(engine, [day], names):
+        # Nothing to do: no need to start Prefect to find that out.
+        typer.echo(f"{day} is complete (--force makes its boards again)", err=True)
+        _print_day(engine, day)
+        return
+    total = len(names)
     filled = (lambda: 0) if force else _slot_count(engine, [day], settings)
     with _progress(f"daily {day}", total, filled):
         result = _run_flow(
@@ -133,7 +139,11 @@ def backfill(
     settings = load_settings()
     dates = date_range(parse_date(start, "--start"), parse_date(end, "--end"))
     settings, engine = _open(settings)
-    total = len(dates) * len(settings.pipeline.slots)
+    names = [slot.name for slot in settings.pipeline.slots]
+    if not force and len(store.complete_dates(engine, dates, names)) == len(dates):
+        typer.echo(f"every date of {dates[0]}..{dates[-1]} is complete (--force makes them again)")
+        return
+    total = len(dates) * len(names)
     filled = (lambda: 0) if force else _slot_count(engine, dates, settings)
     with _progress(f"backfill {dates[0]}..{dates[-1]}", total, filled):
         result = _run_flow(

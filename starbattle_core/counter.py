@@ -16,6 +16,8 @@ other cell is empty. Propagation works on bit masks:
 Then the search branches on the unit that gives the fewest branches: branch i puts the unit's first star on its
 i-th open cell and empties the cells before it, so the branches are disjoint and together cover every solution.
 Tables are built once per board (`board_tables`); a node re-examines only the units whose open cells changed.
+A residual state (open cells, stars per unit) searched to the end is remembered with its completions, so a branch
+that reaches it again is settled at once (a dead end, or its solutions found without search).
 """
 
 from __future__ import annotations
@@ -131,7 +133,11 @@ def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[b
     return True, anywhere, everywhere, attacked & ~cells
 
 
-_NEVER = 1 << 60  # the branching score of a unit with nothing left to place
+_NEVER = 1 << 60
+# Per board size: a region's (open cells * 16 + need) -> what `_unit_options` says about them. It depends on the
+# cells only, so every count shares it (the generator re-counts many variants of a board); emptied past a size.
+_OPTIONS: dict[int, dict[int, tuple[bool, Cells, Cells, Cells]]] = {}
+_OPTIONS_KEPT = 100_000  # the branching score of a unit with nothing left to place
 
 
 class _Search:
@@ -141,8 +147,12 @@ class _Search:
         self.solutions: list[Cells] = []
         self.nodes = 0
         self.total = tables.size * tables.stars
-        # A region's (open cells * 16 + need) -> what `_unit_options` says about them, shared by all nodes.
-        self.options: dict[int, tuple[bool, Cells, Cells, Cells]] = {}
+        self.options = _OPTIONS.setdefault(tables.size, {})
+        if len(self.options) > _OPTIONS_KEPT:
+            self.options.clear()
+        # Residual states searched to the end, as (open cells, stars in each unit) -> the stars their solutions
+        # added (none for a dead end); see `run`.
+        self.known: dict[tuple[Cells, tuple[int, ...]], tuple[Cells, ...]] = {}
 
     def run(self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]) -> None:
         """Depth-first search from a state; returns when the subtree is done or the limit is reached.
@@ -157,6 +167,19 @@ class _Search:
         if stars.bit_count() == self.total:
             self.solutions.append(stars)
             return
+        # What is left to solve depends only on the open cells and on how many stars each unit still needs (the
+        # stars themselves matter only through the cells they closed). When another branch reaches a residual state
+        # already searched to the end (e.g. after putting the same rows', columns' and regions' stars on other
+        # cells), its completions are known: none for a dead end, else each one added to this branch's stars.
+        residual = (open_cells, tuple([(stars & unit).bit_count() for unit in self.tables.units]))
+        completions = self.known.get(residual)
+        if completions is not None:
+            for added in completions:
+                self.solutions.append(stars | added)
+                if len(self.solutions) >= self.limit:
+                    return
+            return
+        found = len(self.solutions)
         # Branch on the unit's first star: on its i-th open cell, the cells before it empty.
         closes = self.tables.closes
         cell_units = self.tables.cell_units
@@ -174,6 +197,7 @@ class _Search:
             if len(self.solutions) >= self.limit:
                 return
             open_cells &= ~bit
+        self.known[residual] = tuple([solution & ~stars for solution in self.solutions[found:]])
 
     def propagate(
         self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
@@ -183,7 +207,7 @@ class _Search:
         Returns the new state and the unit to branch on (its open cells and remaining need). A unit is examined
         again only when its open cells differ from `seen` (what they were when it was last examined, in this
         node or its parent); `scores` keeps each unit's branching score: how many branches it would give, times 8,
-        plus its need.
+        plus 8 minus its need (among units giving as many branches, the one placing more stars is tighter).
         """
         tables = self.tables
         quota = tables.stars
@@ -223,7 +247,7 @@ class _Search:
                             if common:
                                 open_cells &= ~common
                                 changed = True
-                        scores[index] = count * 8 + 1
+                        scores[index] = count * 8 + 7
                         continue
                     if index >= first_region and count <= _ENUMERATED_REGION:
                         # A small region: every way to place its remaining stars (exact where 2x2 blocks guess).
@@ -240,7 +264,7 @@ class _Search:
                             changed = True
                         forced = everywhere
                         if not forced:
-                            scores[index] = (count - need + 1) * 8 + need
+                            scores[index] = (count - need + 1) * 8 + 8 - need
                             continue
                     else:
                         # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
@@ -277,7 +301,7 @@ class _Search:
                         else:
                             forced = 0
                         if not forced:
-                            scores[index] = (count - need + 1) * 8 + need
+                            scores[index] = (count - need + 1) * 8 + 8 - need
                             continue
                 # Put a star on every forced cell.
                 while forced:
@@ -310,7 +334,7 @@ class _Search:
                 empty = transpose(found[0])
                 forced = transpose(found[1])
             if not (empty & open_cells or forced):
-                # Fewest branches, then the smaller need, then regions (they come last in `units`): measured best.
+                # Fewest branches, then the larger need, then regions (they come last in `units`): measured best.
                 best = min(range(len(units) - 1, -1, -1), key=scores.__getitem__)
                 unit = units[best]
                 return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()

@@ -7,6 +7,7 @@ and a strip that must take exactly that many fixes the odd runs of its columns.
 
 from __future__ import annotations
 
+from bisect import insort
 from itertools import accumulate
 
 from .board_tables import BoardTables, Strip
@@ -127,29 +128,35 @@ def band_deductions(
                     lone = star_columns & (upper ^ lower)
                     if lone:
                         forced |= ((lone & upper) | ((lone & lower) << n)) << shift
-    # Regions confined to a band of rows (bands of any height).
+    # Regions confined to a band of rows (bands of any height), tops from the bottom up so that the regions inside
+    # the band starting at a top (kept sorted by bottom row) only grow.
     spans = []
     for index, region in enumerate(regions):
         cells = open_cells & region
         if cells:
-            bottom = (cells.bit_length() - 1) // n
-            spans.append((bottom, ((cells & -cells).bit_length() - 1) // n, region_need[index], cells))
-    spans.sort()  # by bottom row
+            top = ((cells & -cells).bit_length() - 1) // n
+            spans.append((top, (cells.bit_length() - 1) // n, region_need[index], cells))
+    spans.sort(reverse=True)
     prefix = [0, *accumulate(need)]
-    for top in {span[1] for span in spans}:
-        inside = [span for span in spans if span[1] >= top]
+    inside: list[tuple[int, int, Cells]] = []
+    for position, (top, bottom, region_left, cells) in enumerate(spans):
+        insort(inside, (bottom, region_left, cells))
+        if position + 1 < len(spans) and spans[position + 1][0] == top:
+            continue
+        # A partial sum of regions ending on the same row is checked too: it is at most the full one.
         inside_need = 0
-        inside_cells = 0
-        last = len(inside) - 1
-        for j, (bottom, _, region_left, cells) in enumerate(inside):
+        before = prefix[top]
+        for bottom, region_left, cells in inside:
             inside_need += region_left
-            inside_cells |= cells
-            if j < last and inside[j + 1][0] == bottom:
-                continue
-            band_need = prefix[bottom + 1] - prefix[top]
+            band_need = prefix[bottom + 1] - before
             if inside_need >= band_need:
                 if inside_need > band_need:
                     return None
+                inside_cells = 0
+                for other_bottom, _, other_cells in inside:
+                    if other_bottom > bottom:
+                        break
+                    inside_cells |= other_cells
                 band = ((1 << ((bottom - top + 1) * n)) - 1) << (top * n)
                 empty |= open_cells & band & ~inside_cells
     return empty, forced

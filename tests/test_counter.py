@@ -256,8 +256,9 @@ def archive_boards() -> list[tuple[Puzzle, str]]:
     return boards
 
 
-# The archive's 150 14x14 hard boards take minutes together (0.3 s at the median, up to ~15 s on the slowest), so the
-# tests check every other board of the archive and the first ten of these; bench/bench_counter.py checks them all.
+# The archive's 150 14x14 hard boards take about a minute together (0.1 s at the median, up to ~8 s on the slowest, on
+# the loaded 2-core machine), so the tests check every other board of the archive and the first ten of these;
+# bench/bench_counter.py checks them all.
 HARD_14_SAMPLE = 10
 
 

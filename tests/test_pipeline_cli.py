@@ -136,3 +136,21 @@ def test_show_and_export_read_a_day_back(stored_day: list, capsys: pytest.Captur
 
     code, out, err = run(["show", "--date", "2026-11-30"], capsys)
     assert code == 1 and err == "no boards scheduled for 2026-11-30\n"
+
+
+def test_a_complete_date_is_left_alone_without_starting_prefect(
+    stored_day: list, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = project / "starbattle.yaml"
+    raw = yaml.safe_load(config.read_text())
+    raw["pipeline"]["slots"] = [
+        {"name": "starbattle-easy", "game": "starbattle", "size": 10, "stars": 2, "band": "easy"},
+        {"name": "starbattle-medium", "game": "starbattle", "size": 10, "stars": 2, "band": "medium"},
+    ]
+    config.write_text(yaml.safe_dump(raw))
+    code, out, err = run(["daily", "--date", "2026-11-29"], capsys)
+    assert code == 0 and err == "2026-11-29 is complete (--force makes its boards again)\n"
+    assert "starbattle-medium" in out
+    code, out, _ = run(["backfill", "--start", "2026-11-29", "--end", "2026-11-29"], capsys)
+    assert code == 0 and "every date of 2026-11-29..2026-11-29 is complete" in out
+    assert not (project / "prefect").exists()

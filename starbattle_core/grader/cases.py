@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import capacity, excluded_by, placements, tight_marks, unit_fits
+from .propagation import capacity, region_fits, state_ways, tight_marks
 from .step import Deduction
 
 
@@ -28,18 +28,12 @@ def unit_cases(geometry: Geometry, state: State, *, kind: str, limit: int) -> De
         own = unit.mask & open_cells
         if need < 2 or own.bit_count() <= need:
             continue
-        ways = placements(geometry, state, unit, limit)
-        if not ways:
+        found = state_ways(geometry, state, unit.mask, need, limit)
+        if found is None or not found.ways:
             continue
-        always = geometry.all_cells
-        anywhere = 0
-        hit = open_cells & ~unit.mask
-        for way in ways:
-            always &= way
-            anywhere |= way
-            if hit:
-                hit &= excluded_by(geometry, state, way)
-        never = own & ~anywhere
+        ways, always = found.ways, found.always
+        hit = open_cells & ~unit.mask & found.emptied
+        never = own & ~found.anywhere
         if always or never or hit:
             return Deduction(always, never | hit, (unit.label,), _cases_sentence(geometry, unit, need, ways, always, never, hit))
     return None
@@ -70,36 +64,59 @@ def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduc
     units = [u for u in _units_of_kind(geometry, kind) if geometry.need(u, state) == need and u.mask & open_cells]
     if not units:
         return None
-    key = ("removed", state.stars, state.empty)
-    removed: dict[int, Cells] = geometry.memo.setdefault(key, {})  # shared by the pressure variants of this state
+    lack = geometry.lacks(state)
+    # What a star takes from a unit depends on the open cells near it and on which units lack one star only:
+    # the verdict per unit is remembered for the solve under those.
+    last_ones = sum(1 << j for j, missing in enumerate(lack) if missing == 1)
     for unit in units:
         own = unit.mask & open_cells
         candidates = (geometry.touched(own) | own) & open_cells
-        for cell in iter_cells(candidates):
-            bit = 1 << cell
-            gone = removed.get(cell)
-            if gone is None:
-                gone = removed[cell] = _removed_by_star(geometry, state, open_cells, cell)
-            left = need - (1 if own & bit else 0)
-            if (gone | bit) & own and not unit_fits(geometry, unit, open_cells & ~gone & ~bit, left):
-                return Deduction(
-                    0,
-                    bit,
-                    (unit.label,),
-                    f"a star at {geometry.cell_name(cell)} would take {geometry.names(gone & own)} from {unit.label}, "
-                    f"leaving no room for its {need} stars, so {geometry.cell_name(cell)} is empty",
-                )
+        key = ("pressure", unit.kind, unit.index, need, own, candidates, last_ones)
+        cell = geometry.lasting.get(key)
+        if cell is None:
+            cell = geometry.lasting[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
+        if cell >= 0:
+            gone = _removed_by_star(geometry, lack, open_cells, cell)
+            return Deduction(
+                0,
+                1 << cell,
+                (unit.label,),
+                f"a star at {geometry.cell_name(cell)} would take {geometry.names(gone & own)} from {unit.label}, "
+                f"leaving no room for its {need} stars, so {geometry.cell_name(cell)} is empty",
+            )
     return None
 
 
-def _removed_by_star(geometry: Geometry, state: State, open_cells: Cells, cell: int) -> Cells:
+def _squeezed(
+    geometry: Geometry, unit: Unit, need: int, own: Cells, candidates: Cells, lack: tuple[int, ...], open_cells: Cells
+) -> int:
+    """The first candidate cell whose star would leave the unit (open cells `own`) without room, or -1."""
+    regions = unit.kind == "region"  # room in a region is an exact search; lines and bands read it off a path
+    rooms = geometry.rooms
+    for cell in iter_cells(candidates):
+        bit = 1 << cell
+        gone = _removed_by_star(geometry, lack, open_cells, cell)
+        if not (gone | bit) & own:
+            continue
+        left = need - (1 if own & bit else 0)
+        bits = own & ~gone & ~bit
+        if regions:
+            room_enough = region_fits(geometry, bits, left)
+        else:
+            room = rooms.get(bits)
+            room_enough = (capacity(geometry, unit, bits) if room is None else room) >= left
+        if not room_enough:
+            return cell
+    return -1
+
+
+def _removed_by_star(geometry: Geometry, lack: tuple[int, ...], open_cells: Cells, cell: int) -> Cells:
     """The open cells a star at `cell` would empty: its neighbours, and the rest of its row, column and region
     when that star is the last one they need."""
     gone = geometry.neighbours[cell]
     for j in geometry.units_of_cell[cell]:
-        unit = geometry.units[j]
-        if geometry.need(unit, state) == 1:
-            gone |= unit.mask
+        if lack[j] == 1:
+            gone |= geometry.unit_masks[j]
     return gone & open_cells & ~(1 << cell)
 
 

@@ -10,12 +10,12 @@ are harder to see.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
-from ..puzzle import Cells
+from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import excluded_by, state_placements
+from .propagation import state_ways
 from .step import Deduction
 
 
@@ -30,47 +30,92 @@ class Confinement:
     extra: int
 
 
-def confinements(geometry: Geometry, state: State, inner: str, size: int) -> Iterator[Confinement]:
+def confinements(geometry: Geometry, state: State, inner: str, size: int, *, tight: bool = False) -> Iterator[Confinement]:
     """Every confinement of inner units ("regions" or "lines") in units of the other kind with `size` units on
-    the larger side, rows before columns, in index order (memoised on the geometry: three families read them)."""
+    the larger side, rows before columns, in index order: with `tight`, only those whose two sides need as many
+    stars (read lazily: the first one is a deduction); otherwise only those whose outer side needs more
+    (memoised on the geometry: two families read them)."""
+    if tight:
+        return _confinements(geometry, state, inner, size, True)
     key = ("confinements", state.stars, state.empty, inner, size)
     found = geometry.memo.get(key)
     if found is None:
-        found = geometry.memo[key] = list(_confinements(geometry, state, inner, size))
+        found = geometry.memo[key] = list(_confinements(geometry, state, inner, size, False))
     return iter(found)
 
 
-def _confinements(geometry: Geometry, state: State, inner: str, size: int) -> Iterator[Confinement]:
+def _confinements(geometry: Geometry, state: State, inner: str, size: int, tight: bool) -> Iterator[Confinement]:
+    for side in _sides(geometry, state, inner):
+        yield from _search(geometry, side, size, tight)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One pairing of inner and outer units (regions in rows, regions in columns, rows in regions, columns in
+    regions) read off a state: the inner units with open cells, their open cells, needs and spans (bits =
+    positions of the outer units their open cells reach), and the outer units' open cells and needs."""
+
+    inner_units: tuple[Unit, ...]
+    outer_units: tuple[Unit, ...]
+    active: tuple[Unit, ...]
+    opens: tuple[Cells, ...]
+    needs: tuple[int, ...]
+    spans: tuple[int, ...]
+    outer_open: tuple[Cells, ...]
+    outer_need: tuple[int, ...]
+
+
+def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
+    """The two pairings for `inner`, read once per state (every union size uses them)."""
+    key = ("sides", state.stars, state.empty, inner)
+    found = geometry.memo.get(key)
+    if found is not None:
+        return found
     open_cells = geometry.open_cells(state)
+    n = geometry.size
+    region_of = geometry.puzzle.regions
     if inner == "regions":
-        pairs = [(geometry.regions, geometry.rows), (geometry.regions, geometry.columns)]
+        pairs = [(geometry.regions, geometry.rows, lambda cell: cell // n), (geometry.regions, geometry.columns, lambda cell: cell % n)]
     else:
-        pairs = [(geometry.rows, geometry.regions), (geometry.columns, geometry.regions)]
-    for inner_units, outer_units in pairs:
-        yield from _search(geometry, state, open_cells, inner_units, outer_units, size)
+        pairs = [(geometry.rows, geometry.regions, region_of.__getitem__), (geometry.columns, geometry.regions, region_of.__getitem__)]
+    found = []
+    for inner_units, outer_units, outer_of in pairs:
+        active = tuple(u for u in inner_units if u.mask & open_cells)
+        opens = tuple(u.mask & open_cells for u in active)
+        # A span depends on the open cells alone: remembered for the solve, per kind of outer unit.
+        known = geometry.lasting.setdefault(("spans", outer_units[0].kind), {})
+        spans = tuple(_span(known, own, outer_of) for own in opens)
+        found.append(
+            _Side(
+                inner_units,
+                outer_units,
+                active,
+                opens,
+                tuple(geometry.need(u, state) for u in active),
+                spans,
+                tuple(u.mask & open_cells for u in outer_units),
+                tuple(geometry.need(u, state) for u in outer_units),
+            )
+        )
+    geometry.memo[key] = found
+    return found
 
 
-def _search(
-    geometry: Geometry,
-    state: State,
-    open_cells: Cells,
-    inner_units: tuple[Unit, ...],
-    outer_units: tuple[Unit, ...],
-    size: int,
-) -> Iterator[Confinement]:
-    active = [u for u in inner_units if u.mask & open_cells]
-    outer_open = [u.mask & open_cells for u in outer_units]
-    outer_need = [geometry.need(u, state) for u in outer_units]
-    # For each active inner unit: the outer units (bits = positions in outer_units) its open cells reach.
-    opens = [u.mask & open_cells for u in active]
-    spans = tuple(sum(1 << j for j, cells in enumerate(outer_open) if cells & own) for own in opens)
-    needs = [geometry.need(u, state) for u in active]
+def _span(known: dict[Cells, int], own: Cells, outer_of: Callable[[int], int]) -> int:
+    span = known.get(own)
+    if span is None:
+        span = known[own] = sum({1 << outer_of(cell) for cell in iter_cells(own)})
+    return span
+
+
+def _search(geometry: Geometry, side: _Side, size: int, tight: bool) -> Iterator[Confinement]:
     # Which inner units fit in which outer ones depends on the spans alone, and spans change far less often than
     # the marks: the search is kept across steps, keyed by them (the needs and cells are read afresh below).
-    key = ("unions", inner_units[0].kind, outer_units[0].kind, size, tuple(u.index for u in active), spans)
+    key = ("unions", side.inner_units[0].kind, side.outer_units[0].kind, size, tuple(u.index for u in side.active), side.spans)
     combos = geometry.lasting.get(key)
     if combos is None:
-        combos = geometry.lasting[key] = _unions(spans, size)
+        combos = geometry.lasting[key] = _unions(side.spans, size)
+    opens, needs, outer_open, outer_need = side.opens, side.needs, side.outer_open, side.outer_need
     for chosen, outer in combos:
         inside = 0
         need = 0
@@ -82,9 +127,13 @@ def _search(
         for j in outer:
             outer_cells |= outer_open[j]
             extra += outer_need[j]
-        if extra >= 0 and outer_cells & ~inside:
+        if (extra == 0 if tight else extra > 0) and outer_cells & ~inside:
             yield Confinement(
-                tuple(active[i] for i in chosen), tuple(outer_units[j] for j in outer), inside, outer_cells & ~inside, extra
+                tuple(side.active[i] for i in chosen),
+                tuple(side.outer_units[j] for j in outer),
+                inside,
+                outer_cells & ~inside,
+                extra,
             )
 
 
@@ -110,7 +159,7 @@ def _unions(spans: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], tu
 def union_confinement(geometry: Geometry, state: State, *, inner: str, size: int) -> Deduction | None:
     """Inner units whose open cells lie in outer units needing as many stars: the rest of the outer units is
     empty."""
-    for found in confinements(geometry, state, inner, size):
+    for found in confinements(geometry, state, inner, size, tight=True):
         if found.extra == 0:
             outer_text = _join([u.label for u in found.outer])
             verb, need = ("lies", "needs") if len(found.inner) == 1 else ("lie", "need")
@@ -130,18 +179,12 @@ def union_remainder(geometry: Geometry, state: State, *, inner: str, size: int, 
     for found in confinements(geometry, state, inner, size):
         if found.extra == 0:
             continue
-        ways = state_placements(geometry, state, found.rest, found.extra, limit)
-        if not ways:
+        summary = state_ways(geometry, state, found.rest, found.extra, limit)
+        if summary is None or not summary.ways:
             continue
-        always = geometry.all_cells
-        anywhere = 0
-        hit = open_cells & ~found.rest
-        for way in ways:
-            always &= way
-            anywhere |= way
-            if hit:
-                hit &= excluded_by(geometry, state, way)
-        never = found.rest & ~anywhere
+        ways, always = summary.ways, summary.always
+        hit = open_cells & ~found.rest & summary.emptied
+        never = found.rest & ~summary.anywhere
         if not (always | never | hit):
             continue
         parts = []

@@ -8,6 +8,8 @@ marks: the cells known to be stars and the cells known to be empty; every other 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from ..puzzle import Cells, Puzzle, iter_cells
@@ -74,7 +76,18 @@ class Geometry:
         # cells of a mask; whether `need` stars fit in a mask (key mask * 64 + need).
         self.rooms: dict[Cells, int] = {}
         self.common: dict[Cells, Cells] = {}
+        self.near: dict[Cells, Cells] = {}  # the cells touching some cell of a mask
         self.fitting: dict[int, bool] = {}
+        # The lines holding all the open cells of a region, and the region holding all those of a line, by those
+        # open cells (one-unit confinement).
+        self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
+        self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
+        self.row_masks = tuple(u.mask for u in self.rows)
+        self.column_masks = tuple(u.mask for u in self.columns)
+        self.region_masks = tuple(u.mask for u in self.regions)
+        self.line_masks = self.row_masks + self.column_masks
+        # For every unit of `units`: the cells of every unit crossing it (their stars decide what it may take).
+        self.zones = tuple(reduce(or_, (other for other in self.unit_masks if other & mask)) for mask in self.unit_masks)
         # For every cell, the positions in `units` of its row, its column and its region.
         self.units_of_cell = tuple(
             (cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n)
@@ -111,10 +124,12 @@ class Geometry:
 
     def touched(self, mask: Cells) -> Cells:
         """Every cell that touches some cell of the mask."""
-        nb = self.neighbours
-        seen = 0
-        for cell in iter_cells(mask):
-            seen |= nb[cell]
+        seen = self.near.get(mask)
+        if seen is None:
+            seen = 0
+            for cell in iter_cells(mask):
+                seen |= self.neighbours[cell]
+            self.near[mask] = seen
         return seen
 
     def seen_by_all(self, mask: Cells) -> Cells:

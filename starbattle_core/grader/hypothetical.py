@@ -40,7 +40,16 @@ def assumption(geometry: Geometry, state: State, *, assume: str, level: int, bud
 
 
 def _candidates(geometry: Geometry, state: State) -> list[int]:
-    """Open cells, those in the units with the fewest open cells first (where a person would try first)."""
+    """Open cells, those in the units with the fewest open cells first (where a person would try first);
+    memoised for the state (every hypothetical variant scans them)."""
+    key = ("candidates", state.stars, state.empty)
+    found = geometry.memo.get(key)
+    if found is None:
+        found = geometry.memo[key] = _tightest_first(geometry, state)
+    return found
+
+
+def _tightest_first(geometry: Geometry, state: State) -> list[int]:
     open_cells = geometry.open_cells(state)
     tightness = {}
     for unit in geometry.units:
@@ -58,11 +67,15 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
     memo = geometry.memo
     outcome = memo.get(key)
     if outcome is None:
-        bit = 1 << cell
-        stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
-        outcome = propagate(geometry, stars, empty, level, changed=bit)
-        if depth > 1 and outcome.contradiction is None:
-            outcome = _nested(geometry, state, outcome, level)
+        if depth > 1:
+            # A chain of chains starts with the plain chain (usually known from a cheaper variant of this state).
+            outcome = _refute(geometry, state, cell, assume, level, 1)
+            if outcome.contradiction is None:
+                outcome = _nested(geometry, state, outcome, level)
+        else:
+            bit = 1 << cell
+            stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
+            outcome = propagate(geometry, stars, empty, level, changed=bit)
         memo[key] = outcome
     return outcome
 

@@ -8,6 +8,7 @@ sentence only when it meets a contradiction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..puzzle import Cells
 from .geometry import Geometry, State, Unit
@@ -132,14 +133,6 @@ def _runs(path: int, step: int) -> list[list[int]]:
     return runs
 
 
-def unit_fits(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> bool:
-    """Whether the unit's open cells still hold room for `need` non-touching stars."""
-    room = capacity(geometry, unit, open_cells)
-    if room is not None:
-        return room >= need
-    return region_fits(geometry, unit.mask & open_cells, need)
-
-
 def region_fits(geometry: Geometry, mask: Cells, need: int) -> bool:
     """`fits`, remembered for the solve (the answer depends on the cells and the need alone)."""
     key = (mask << 6) | need
@@ -150,80 +143,106 @@ def region_fits(geometry: Geometry, mask: Cells, need: int) -> bool:
 
 
 def placements(geometry: Geometry, state: State, unit: Unit, limit: int) -> list[Cells] | None:
-    """Every way to give the unit the stars it lacks among its open cells (see `placements_in`)."""
+    """Every way to give the unit the stars it lacks among its open cells (see `state_ways`)."""
     return state_placements(geometry, state, unit.mask, geometry.need(unit, state), limit)
 
 
+@dataclass(frozen=True)
+class Ways:
+    """Every way to place some stars (see `state_ways`), with what they share: the cells starred in all of
+    them, the cells starred in any, and the cells every way would empty (whatever their state now)."""
+
+    ways: list[Cells]
+    always: Cells
+    anywhere: Cells
+    emptied: Cells
+
+
 def state_placements(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> list[Cells] | None:
-    """`placements_in` for the solver's state, memoised for the state: the case techniques of rising limits ask
-    about the same units, so a list found under one limit answers every limit it fits in, and a search cut off
-    at one limit answers every smaller limit."""
-    key = ("ways", state.stars, state.empty, area, need)
-    known = geometry.memo.get(key)
+    """The ways alone (see `state_ways`)."""
+    found = state_ways(geometry, state, area, need, limit)
+    return None if found is None else found.ways
+
+
+def state_ways(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> Ways | None:
+    """The ways to put `need` stars on the open cells of `area` in the solver's state, no two touching, none
+    touching a star, and no row, column or region over its quota; None past `limit` ways (too many for a person
+    to weigh).
+
+    Remembered for the whole solve: the ways depend only on the cells a star may take (open, in the area,
+    touching no star), the need and the stars each unit lacks, so the same question comes back step after step.
+    A list found under one limit answers every limit it fits in; a search cut off at one limit answers every
+    smaller limit."""
+    if need <= 0:
+        return Ways([0], 0, 0, 0)  # one way: place nothing
+    free = area & geometry.open_cells(state) & ~geometry.touched(state.stars)
+    lack = geometry.lacks(state)
+    key = ("ways", free, need, lack)
+    known = geometry.lasting.get(key)
     if known is not None:
-        searched, ways = known
-        if ways is not None:
-            return ways if len(ways) <= limit else None
+        searched, found = known
+        if found is not None:
+            return found if len(found.ways) <= limit else None
         if limit <= searched:
             return None
-    ways = placements_in(geometry, state, area, need, limit)
-    geometry.memo[key] = (limit, ways)
-    return ways
+    ways = ways_on(geometry, free, need, limit, lack)
+    found = None if ways is None else _summary(geometry, ways, lack)
+    geometry.lasting[key] = (limit, found)
+    return found
 
 
-def placements_in(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> list[Cells] | None:
-    """Every way to put `need` stars on the open cells of `area`, no two touching, none touching a star, and no
-    row, column or region over its quota; None when there are more than `limit` ways (too many for a person to
-    weigh)."""
-    if need <= 0:
-        return [0]  # one way: place nothing
-    open_cells = geometry.open_cells(state)
-    candidates = _cells(area & open_cells & ~geometry.touched(state.stars))
+def _summary(geometry: Geometry, ways: list[Cells], lack: tuple[int, ...]) -> Ways:
     masks = geometry.unit_masks
-    lack = geometry.lacks(state)
+    neighbours = geometry.neighbours
+    units_of_cell = geometry.units_of_cell
+    always, anywhere, emptied = geometry.all_cells, 0, geometry.all_cells
+    for way in ways:
+        always &= way
+        anywhere |= way
+        # What this way empties: its stars' neighbours, and the rest of every unit it completes.
+        gone = 0
+        for cell in _cells(way):
+            gone |= neighbours[cell]
+            for j in units_of_cell[cell]:
+                if (masks[j] & way).bit_count() == lack[j]:
+                    gone |= masks[j]
+        emptied &= gone
+    return Ways(ways, always, anywhere, emptied)
+
+
+def ways_on(geometry: Geometry, free: Cells, need: int, limit: int, lack: tuple[int, ...]) -> list[Cells] | None:
+    """Every way to put `need` (one or more) non-touching stars on the cells `free`, no unit of `units` getting
+    more than `lack` of them, in lexicographic order of cells; None past `limit` ways."""
+    masks = geometry.unit_masks
     units_of_cell = geometry.units_of_cell
     neighbours = geometry.neighbours
+    for j, mask in enumerate(masks):
+        if lack[j] <= 0:
+            free &= ~mask
     found: list[Cells] = []
 
-    def extend(start: int, chosen: Cells, left: int) -> bool:
-        if left == 0:
-            found.append(chosen)
-            return len(found) <= limit
-        for position in range(start, len(candidates) - left + 1):
-            cell = candidates[position]
-            if neighbours[cell] & chosen:
+    def extend(allowed: Cells, chosen: Cells, left: int) -> bool:
+        # `allowed`: the cells that may still join `chosen`, past its last cell, touching none of it, in no
+        # unit it already fills.
+        while allowed.bit_count() >= left:
+            low = allowed & -allowed
+            allowed ^= low
+            cell = low.bit_length() - 1
+            grown = chosen | low
+            if left == 1:
+                found.append(grown)
+                if len(found) > limit:
+                    return False
                 continue
-            grown = chosen | (1 << cell)
-            row, column, region = units_of_cell[cell]
-            if (
-                (grown & masks[row]).bit_count() > lack[row]
-                or (grown & masks[column]).bit_count() > lack[column]
-                or (grown & masks[region]).bit_count() > lack[region]
-            ):
-                continue
-            if not extend(position + 1, grown, left - 1):
+            rest = allowed & ~neighbours[cell]
+            for j in units_of_cell[cell]:
+                if (grown & masks[j]).bit_count() >= lack[j]:
+                    rest &= ~masks[j]
+            if not extend(rest, grown, left - 1):
                 return False
         return True
 
-    return found if extend(0, 0, need) else None
-
-
-def excluded_by(geometry: Geometry, state: State, stars: Cells) -> Cells:
-    """The open cells that putting `stars` on the board would empty: their neighbours, and the rest of every
-    row, column or region the new stars complete."""
-    open_cells = geometry.open_cells(state)
-    masks = geometry.unit_masks
-    lack = geometry.lacks(state)
-    gone = 0
-    seen: set[int] = set()
-    for cell in _cells(stars):
-        gone |= geometry.neighbours[cell]
-        for j in geometry.units_of_cell[cell]:
-            if j not in seen:
-                seen.add(j)
-                if (masks[j] & stars).bit_count() == lack[j]:
-                    gone |= masks[j]
-    return gone & open_cells & ~stars
+    return found if extend(free, 0, need) else None
 
 
 def _cells(mask: Cells) -> list[int]:
@@ -235,8 +254,7 @@ def _cells(mask: Cells) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """Where propagation stopped: the marks it reached, the rounds it took, and the contradiction it met (a
     sentence fragment such as "region C would have no room for its stars"), or None."""
 
@@ -274,6 +292,9 @@ def propagate(
     neighbours = geometry.neighbours
     all_cells = geometry.all_cells
     rooms, commons, seen_by_all = geometry.rooms, geometry.common, geometry.seen_by_all
+    band_quota = 2 * k
+    zones = geometry.zones
+    known_cases = geometry.lasting
     dirty = all_cells if changed is None else changed
     fresh = stars & dirty
     rounds = 0
@@ -325,11 +346,15 @@ def propagate(
                 return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
         if level >= ATTACK:
             for band in geometry.bands:
-                if band.mask & dirty:
-                    need = band.quota - (band.mask & stars).bit_count()
+                band_mask = band.mask
+                if band_mask & dirty:
+                    need = band_quota - (band_mask & stars).bit_count()
                     if need <= 0:
                         continue
-                    room = capacity(geometry, band, open_cells) or 0
+                    own = band_mask & open_cells
+                    room = rooms.get(own)
+                    if room is None:
+                        room = capacity(geometry, band, open_cells)
                     if room < need:
                         return Outcome(stars, empty, rounds, f"{band.label} would have no room for their stars")
                     if room == need:
@@ -339,23 +364,30 @@ def propagate(
         if level >= CONFINE:
             empty |= _confined(geometry, stars, open_cells, dirty)
         if level >= CASES:
-            marks = State(stars, empty)
+            lack = None
             for i, mask in enumerate(masks):
+                if not mask & dirty:
+                    continue
                 need = k - (mask & stars).bit_count()
-                if need <= 0 or not mask & dirty:
+                if need <= 0:
                     continue
                 count = (mask & open_cells).bit_count()
                 if count <= need or count > _CASES_SPREAD * need + 2:
                     continue
-                ways = placements_in(geometry, marks, mask, need, _CASES_LIMIT)
-                if ways is None:
+                # The stars' neighbours are already empty here, so the open cells are where a star may go. The
+                # ways depend on those cells and on the stars of the units crossing this one (their lacks).
+                free = mask & ~stars & ~empty
+                key = ("cases", free, need, stars & zones[i])
+                shared = known_cases.get(key, False)
+                if shared is False:
+                    if lack is None:
+                        lack = geometry.lacks(State(stars, empty))
+                    shared = known_cases[key] = _shared(ways_on(geometry, free, need, _CASES_LIMIT, lack), all_cells)
+                if shared is None:
                     continue
-                if not ways:
+                if not shared:
                     return Outcome(stars, empty, rounds, f"{units[i].label} would have no way to place its stars")
-                always, anywhere = all_cells, 0
-                for way in ways:
-                    always &= way
-                    anywhere |= way
+                always, anywhere = shared
                 add |= always
                 empty |= mask & open_cells & ~anywhere
         if add & empty:
@@ -369,29 +401,49 @@ def propagate(
             return Outcome(stars, empty, rounds, None)
 
 
+def _shared(ways: list[Cells] | None, all_cells: Cells) -> tuple[Cells, Cells] | None:
+    """The cells starred in every way and in some way; () when there is no way, None when there are too many."""
+    if ways is None:
+        return None
+    if not ways:
+        return ()
+    always, anywhere = all_cells, 0
+    for way in ways:
+        always &= way
+        anywhere |= way
+    return always, anywhere
+
+
 def _confined(geometry: Geometry, stars: Cells, open_cells: Cells, dirty: Cells) -> Cells:
     """Cells emptied by one-unit confinement: a region whose open cells lie in one row (or column) needing as
     many stars as the region takes that line's stars; likewise a line inside one region. Only pairs that
     touch the `dirty` cells are looked at."""
-    k = geometry.stars
-    n = geometry.size
-    rows, columns, regions = geometry.rows, geometry.columns, geometry.regions
-    region_of = geometry.puzzle.regions
     gone = 0
-    pairs = []
-    for unit in regions:
-        own = unit.mask & open_cells
-        if own:
-            cell = (own & -own).bit_length() - 1
-            pairs.append((unit, own, rows[cell // n]))
-            pairs.append((unit, own, columns[cell % n]))
-    for unit in geometry.lines:
-        own = unit.mask & open_cells
-        if own:
-            pairs.append((unit, own, regions[region_of[(own & -own).bit_length() - 1]]))
-    for unit, own, outer in pairs:
-        if own & ~outer.mask or not (unit.mask | outer.mask) & dirty:
-            continue
-        if (outer.mask & stars).bit_count() == (unit.mask & stars).bit_count():  # equal quotas, so equal needs
-            gone |= outer.mask & open_cells & ~own
+    for region, masks, holders in (
+        (True, geometry.region_masks, geometry.region_holders),
+        (False, geometry.line_masks, geometry.line_holders),
+    ):
+        for mask in masks:
+            own = mask & open_cells
+            if not own:
+                continue
+            outers = holders.get(own)
+            if outers is None:
+                outers = holders[own] = _holders(geometry, own, region)
+            for outer in outers:
+                # Equal quotas, so equal stars mean equal needs.
+                if (mask | outer) & dirty and (outer & stars).bit_count() == (mask & stars).bit_count():
+                    gone |= outer & open_cells & ~own
     return gone
+
+
+def _holders(geometry: Geometry, own: Cells, region: bool) -> tuple[Cells, ...]:
+    """The units of the other kind holding all of `own` (the open cells of a region: its row, its column; of a
+    line: its region)."""
+    n = geometry.size
+    cell = (own & -own).bit_length() - 1
+    if region:
+        outers = (geometry.row_masks[cell // n], geometry.column_masks[cell % n])
+    else:
+        outers = (geometry.region_masks[geometry.puzzle.regions[cell]],)
+    return tuple(outer for outer in outers if not own & ~outer)

@@ -311,7 +311,7 @@ class _Search:
                 forced = transpose(found[1])
             if not (empty & open_cells or forced):
                 # Fewest branches, then the smaller need, then regions (they come last in `units`): measured best.
-                best = min(range(len(units)), key=scores.__getitem__)
+                best = min(range(len(units) - 1, -1, -1), key=scores.__getitem__)
                 unit = units[best]
                 return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()
             open_cells &= ~empty
