@@ -291,7 +291,7 @@ def propagate(
     lines = len(paths)
     neighbours = geometry.neighbours
     all_cells = geometry.all_cells
-    rooms, commons, seen_by_all = geometry.rooms, geometry.common, geometry.seen_by_all
+    rooms, commons, seen_by_all, fitting = geometry.rooms, geometry.common, geometry.seen_by_all, geometry.fitting
     band_quota = 2 * k
     zones = geometry.zones
     known_cases = geometry.lasting
@@ -342,8 +342,12 @@ def propagate(
                     forced, gone = tight_marks(geometry, units[i], open_cells, need)
                     add |= forced
                     empty |= gone
-            elif level >= CONFINE and not region_fits(geometry, own, need):
-                return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
+            elif level >= CONFINE:
+                room_enough = fitting.get((own << 6) | need)
+                if room_enough is None:
+                    room_enough = region_fits(geometry, own, need)
+                if not room_enough:
+                    return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
         if level >= ATTACK:
             for band in geometry.bands:
                 band_mask = band.mask
