@@ -144,7 +144,7 @@ def _unions(spans: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], tu
 
     def grow(start: int, chosen: tuple[int, ...], span: int) -> None:
         if chosen and max(len(chosen), span.bit_count()) == size:
-            found.append((chosen, tuple(_bits(span))))
+            found.append((chosen, tuple(iter_cells(span))))
         if len(chosen) == size:
             return
         for i in range(start, len(spans)):
@@ -205,15 +205,6 @@ def union_remainder(geometry: Geometry, state: State, *, inner: str, size: int, 
 
 def _labels(found: Confinement) -> tuple[str, ...]:
     return tuple(u.label for u in found.inner + found.outer)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _join(words: list[str]) -> str:

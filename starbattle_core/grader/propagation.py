@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..puzzle import Cells
+from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
 
 
@@ -113,7 +113,7 @@ def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Ce
         elif len(run) == 2:
             block = at(run[0]) | at(run[1])
             common = geometry.all_cells
-            for cell in _cells(block):
+            for cell in iter_cells(block):
                 common &= neighbours[cell]
             empties |= common & ~block
     return stars, empties
@@ -201,7 +201,7 @@ def _summary(geometry: Geometry, ways: list[Cells], lack: tuple[int, ...]) -> Wa
         anywhere |= way
         # What this way empties: its stars' neighbours, and the rest of every unit it completes.
         gone = 0
-        for cell in _cells(way):
+        for cell in iter_cells(way):
             gone |= neighbours[cell]
             for j in units_of_cell[cell]:
                 if (masks[j] & way).bit_count() == lack[j]:
@@ -243,15 +243,6 @@ def ways_on(geometry: Geometry, free: Cells, need: int, limit: int, lack: tuple[
         return True
 
     return found if extend(free, 0, need) else None
-
-
-def _cells(mask: Cells) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Outcome(NamedTuple):

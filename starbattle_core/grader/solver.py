@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..puzzle import Cells, Puzzle, is_solution
+from ..puzzle import Cells, Puzzle, is_solution, iter_cells
 from .config import GradingConfig
 from .experience import Experience, experience
 from .geometry import Geometry, State
@@ -104,19 +104,10 @@ def broken_rule(geometry: Geometry, state: State) -> str | None:
             return f"{unit.label} has more than {unit.quota} stars"
         if (unit.mask & open_cells).bit_count() < need:
             return f"{unit.label} has no room left for its stars"
-    for cell in _cells(state.stars):
+    for cell in iter_cells(state.stars):
         if geometry.neighbours[cell] & state.stars:
             return f"star {geometry.cell_name(cell)} touches another star"
     return None
-
-
-def _cells(mask: Cells) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _grade(
