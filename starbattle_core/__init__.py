@@ -3,6 +3,7 @@
 No Prefect, no database, no YAML reading, no printing: the CLI and the flows do those.
 """
 
+from .counter import CountResult, count_solutions
 from .puzzle import (
     GAMES,
     Cells,
@@ -21,6 +22,8 @@ from .puzzle import (
 )
 
 __all__ = [
+    "CountResult",
+    "count_solutions",
     "GAMES",
     "Cells",
     "InputError",
