@@ -303,18 +303,10 @@ class _Search:
                         if not forced:
                             scores[index] = (count - need + 1) * 8 + 8 - need
                             continue
-                # Put a star on every forced cell.
-                while forced:
-                    bit = forced & -forced
-                    forced ^= bit
-                    if not open_cells & bit:
-                        return None
-                    cell = bit.bit_length() - 1
-                    stars |= bit
-                    open_cells &= ~closes[cell]
-                    for other in cell_units[cell]:
-                        if (stars & other).bit_count() == quota:
-                            open_cells &= ~other
+                placed = _place_all(tables, stars, open_cells, forced)
+                if placed is None:
+                    return None
+                stars, open_cells = placed
                 changed = True
             if changed:
                 continue
