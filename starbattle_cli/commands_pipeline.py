@@ -303,6 +303,17 @@ def _print_counters(stats: list[store.SlotStats], title: str) -> None:
     Console().print(table)
 
 
+def _scheduled_boards(date: Optional[str]) -> list[store.ScheduledBoard]:
+    """The boards of a date (default today); exit status 1 when none is scheduled."""
+    settings, engine = _open()
+    day = _date(settings, date)
+    boards = store.day_boards(engine, day)
+    if not boards:
+        typer.echo(f"no boards scheduled for {day}", err=True)
+        raise typer.Exit(1)
+    return boards
+
+
 @app.command()
 def show(
     date: Optional[str] = typer.Option(None, "--date", help=DATE_HELP),
@@ -310,12 +321,7 @@ def show(
     solved: bool = typer.Option(False, "--solved", help="Draw the stars of the solution too."),
 ) -> None:
     """The boards of a date as pictures with their scores."""
-    settings, engine = _open()
-    day = _date(settings, date)
-    boards = store.day_boards(engine, day)
-    if not boards:
-        typer.echo(f"no boards scheduled for {day}", err=True)
-        raise typer.Exit(1)
+    boards = _scheduled_boards(date)
     for board in boards:
         if as_json:
             typer.echo(json.dumps(_board_object(board)))
@@ -333,12 +339,7 @@ def export(
     """Print a date's boards for other tools: JSON, JSON Lines, or puzz.link URLs."""
     if output_format not in FORMATS:
         raise InputError(f"--format {output_format!r}: expected one of {', '.join(FORMATS)}")
-    settings, engine = _open()
-    day = _date(settings, date)
-    boards = store.day_boards(engine, day)
-    if not boards:
-        typer.echo(f"no boards scheduled for {day}", err=True)
-        raise typer.Exit(1)
+    boards = _scheduled_boards(date)
     if output_format == "json":
         typer.echo(json.dumps([_board_object(board) for board in boards], indent=1))
     elif output_format == "jsonl":

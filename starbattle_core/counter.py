@@ -83,6 +83,15 @@ def _place_all(tables: BoardTables, stars: Cells, open_cells: Cells, new: Cells)
     return stars, open_cells
 
 
+
+def _touching_all(cells: Cells, candidates: Cells, closes: tuple[Cells, ...]) -> Cells:
+    """The candidates that touch every one of `cells`: whichever of them holds the star, these end up empty."""
+    while cells and candidates:
+        low = cells & -cells
+        candidates &= closes[low.bit_length() - 1]
+        cells ^= low
+    return candidates
+
 # Regions with at most this many open cells are reasoned about by enumerating their placements (rows and columns
 # gain little from it: for them the 2x2 block cover is already exact). Measured on the archive's 14x14 boards.
 _ENUMERATED_REGION = 12
@@ -213,7 +222,6 @@ class _Search:
         quota = tables.stars
         units = tables.units
         closes = tables.closes
-        cell_units = tables.cell_units
         block = tables.block
         never = _NEVER
         memo = self.options
@@ -238,12 +246,7 @@ class _Search:
                     if need == 1:
                         if count <= 4:
                             # One star among a few cells: the cells touching all of them are empty.
-                            common = open_cells & ~cells
-                            rest = cells
-                            while rest and common:
-                                low = rest & -rest
-                                common &= closes[low.bit_length() - 1]
-                                rest ^= low
+                            common = _touching_all(cells, open_cells & ~cells, closes)
                             if common:
                                 open_cells &= ~common
                                 changed = True
@@ -285,12 +288,7 @@ class _Search:
                             forced = 0
                             for piece in pieces:
                                 if piece & (piece - 1):
-                                    common = open_cells & ~piece
-                                    rest = piece
-                                    while rest and common:
-                                        low = rest & -rest
-                                        common &= closes[low.bit_length() - 1]
-                                        rest ^= low
+                                    common = _touching_all(piece, open_cells & ~piece, closes)
                                     if common:
                                         open_cells &= ~common
                                         changed = True
@@ -331,14 +329,7 @@ class _Search:
                 unit = units[best]
                 return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()
             open_cells &= ~empty
-            while forced:
-                bit = forced & -forced
-                forced ^= bit
-                if not open_cells & bit:
-                    return None
-                cell = bit.bit_length() - 1
-                stars |= bit
-                open_cells &= ~closes[cell]
-                for other in cell_units[cell]:
-                    if (stars & other).bit_count() == quota:
-                        open_cells &= ~other
+            placed = _place_all(tables, stars, open_cells, forced)
+            if placed is None:
+                return None
+            stars, open_cells = placed

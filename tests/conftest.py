@@ -15,3 +15,28 @@ def shared_file(relative: str) -> Path:
         # Never skip: a golden test that silently does not run is a check that cannot fail.
         raise FileNotFoundError(f"shared data {path} is missing: clone the project beside shared/")
     return path
+
+
+def run_starbattle(capsys, *args: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    """Run `starbattle ARGS` through the real entry point, in-process; returns (exit status, stdout, stderr).
+
+    The entry point turns bad input into one line on stderr and status 2, so tests see what a user would.
+    """
+    import io
+    import sys
+
+    from starbattle_cli.app import main
+
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    old_argv = sys.argv
+    sys.argv = ["starbattle", *args]
+    try:
+        main()
+        status = 0
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    finally:
+        sys.argv = old_argv
+    out, err = capsys.readouterr()
+    return status, out, err

@@ -3,7 +3,6 @@ statuses 0/1/2, the --json fields, and bad input as one line on stderr without a
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -11,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-from starbattle_cli.app import main
+from conftest import REPO, run_starbattle
 from starbattle_core.formats import puzzle_to_json, read_jsonl, read_puzzles
 from starbattle_core.puzzle import is_solution
 
@@ -23,21 +21,7 @@ FIVE_ANSWER = [[0, 3], [1, 0], [2, 2], [3, 4], [4, 1]]
 TWO_WAYS = ["AABB", "AABB", "CCDD", "CCDD"]
 
 
-def run(capsys, *args: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    """Run `starbattle ARGS` in-process; returns (exit status, stdout, stderr)."""
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
-    old_argv = sys.argv
-    sys.argv = ["starbattle", *args]
-    try:
-        main()
-        status = 0
-    except SystemExit as done:
-        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-    finally:
-        sys.argv = old_argv
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_starbattle
 
 
 def write_jsonl(path: Path, objects: list[dict]) -> str:

@@ -4,13 +4,11 @@ slot's band, fun and looks over their gates); it is deterministic by seed; a spe
 from __future__ import annotations
 
 import json
-import sys
 from functools import lru_cache
 
 import pytest
 
-import starbattle_cli.commands_generate  # noqa: F401  (registers the command on the root app)
-from starbattle_cli.app import main
+from conftest import run_starbattle
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import REASONS, Generation, GeneratorConfig, Slot, board_to_json, generate
@@ -109,17 +107,7 @@ def test_board_json_is_the_shared_puzzle_object_plus_scores() -> None:
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["starbattle", *argv]
-    try:
-        main()
-        code = 0
-    except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else 1
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_starbattle(capsys, *argv)
 
 
 def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:

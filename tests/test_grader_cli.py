@@ -3,13 +3,10 @@ bad input as one line on stderr with status 2."""
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import starbattle_cli.commands_grade  # noqa: F401  (registers the commands until app.py imports the module)
-from conftest import shared_file
-from starbattle_cli.app import main
+from conftest import run_starbattle, shared_file
 
 # Rows 5 and 6 lie in region F on a one-star board: no solution, so the grader cannot finish.
 BROKEN = {"game": "starbattle", "size": 6, "stars": 1,
@@ -17,16 +14,7 @@ BROKEN = {"game": "starbattle", "size": 6, "stars": 1,
 
 
 def run(capsys, monkeypatch, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
-    monkeypatch.setattr(sys, "argv", ["starbattle", *args])
-    try:
-        main()
-        status = 0
-    except SystemExit as done:
-        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_starbattle(capsys, *args, stdin=stdin, monkeypatch=monkeypatch)
 
 
 def handmade_lines(count: int) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,25 +14,13 @@ import yaml
 import starbattle_cli.commands_pipeline  # noqa: F401  (registers the commands on the root app)
 from flows.db import open_database
 from flows.store import AcceptedBoard, Effort, layout_rows_bytes, save_board
-from starbattle_cli.app import main
 from starbattle_core.formats import puzzle_from_puzzlink, puzzle_to_json, read_jsonl
 
-from conftest import shared_file
+from conftest import run_starbattle, shared_file
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the real entry point (which turns InputError into one line and status 2)."""
-    old = sys.argv
-    sys.argv = ["starbattle", *argv]
-    try:
-        main()
-        code = 0
-    except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else 1
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_starbattle(capsys, *argv)
 
 
 @pytest.fixture
