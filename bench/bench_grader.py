@@ -9,12 +9,15 @@ half); and the experience-score parts on the hand-made and published boards.
     python bench/bench_grader.py                      # everything (the 14x14 archive boards take long)
     python bench/bench_grader.py --per-group 20       # a seeded sample of 20 boards per (file, size, label)
     python bench/bench_grader.py --files starbattle/archive.jsonl --max-size 10
+    python bench/bench_grader.py --files starbattle/archive.jsonl --workers 2 --json graded.jsonl   # then:
+    python bench/label_ceiling.py graded.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -57,33 +60,44 @@ def load(name: str, per_group: int | None, max_size: int | None, seed: int) -> l
     return [(row, puzzle_from_json(row, where=f"{name} {row.get('id')}")) for row in rows]
 
 
+def grade_one(job: tuple[str, dict, object]) -> dict:
+    name, row, puzzle = job
+    start = time.perf_counter()
+    result = grade(puzzle)
+    ms = (time.perf_counter() - start) * 1000
+    solution = puzzle.solution or 0
+    sound = not (result.stars & ~solution) and not (result.empty & solution)
+    fun = result.experience
+    return {
+        "file": name, "id": row.get("id"), "size": puzzle.size, "stars": puzzle.stars, "label": row.get("label"),
+        "ms": ms, "solved": result.solved, "sound": sound, "difficulty": result.difficulty, "band": result.band,
+        "steps": len(result.steps), "codes": [step.code for step in result.steps], "fun": fun.fun,
+        "climax": fun.climax, "aha": fun.aha, "follow_up": fun.follow_up, "grind": fun.grind,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", nargs="*", default=FILES)
     parser.add_argument("--per-group", type=int, default=None, help="seeded sample size per (file, size, label)")
     parser.add_argument("--max-size", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="grade in this many processes (timings: use 1)")
     parser.add_argument("--json", dest="json_out", default=None, help="also write the per-board results here")
     args = parser.parse_args()
 
     print(f"solver {SOLVER_VERSION}")
-    records = []
-    for name in args.files:
-        for row, puzzle in load(name, args.per_group, args.max_size, args.seed):
-            start = time.perf_counter()
-            result = grade(puzzle)
-            ms = (time.perf_counter() - start) * 1000
-            solution = puzzle.solution or 0
-            sound = not (result.stars & ~solution) and not (result.empty & solution)
-            fun = result.experience
-            records.append({
-                "file": name, "id": row.get("id"), "size": puzzle.size, "stars": puzzle.stars, "label": row.get("label"),
-                "ms": ms, "solved": result.solved, "sound": sound, "difficulty": result.difficulty, "band": result.band,
-                "steps": len(result.steps), "fun": fun.fun, "climax": fun.climax, "aha": fun.aha,
-                "follow_up": fun.follow_up, "grind": fun.grind,
-            })
-            if not sound:
-                print(f"UNSOUND {name} {row.get('id')}", flush=True)
+    jobs = [(name, row, puzzle) for name in args.files for row, puzzle in load(name, args.per_group, args.max_size, args.seed)]
+    if args.workers > 1:
+        # Each board is still timed in-process, inside its worker; two workers on two cores slow each other a
+        # little, so the timing tables in the README come from --workers 1.
+        with multiprocessing.Pool(args.workers) as pool:
+            records = pool.map(grade_one, jobs, chunksize=1)
+    else:
+        records = [grade_one(job) for job in jobs]
+    for r in records:
+        if not r["sound"]:
+            print(f"UNSOUND {r['file']} {r['id']}", flush=True)
     if args.json_out:
         Path(args.json_out).write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
 

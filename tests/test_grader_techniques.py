@@ -5,13 +5,16 @@ Boards are drawn as region letters; marks as a picture: '*' star, '.' empty, '?'
 
 from __future__ import annotations
 
-from starbattle_core.grader import Geometry, State
+from conftest import shared_file
+from starbattle_core.formats import read_jsonl
+from starbattle_core.grader import Geometry, State, grade
 from starbattle_core.grader.basic import one_star_attack, star_neighbours, unit_complete, unit_fill
 from starbattle_core.grader.blocks import block_cover, region_blocks, remainder_blocks
 from starbattle_core.grader.cases import pressure, tight_room, unit_cases
 from starbattle_core.grader.counting import union_confinement, union_remainder
 from starbattle_core.grader.hypothetical import assumption, unit_chains
-from starbattle_core.grader.propagation import ATTACK, CONFINE, TRIVIAL, chain_capacity, fits, placements, propagate
+from starbattle_core.grader.propagation import ATTACK, CASES, CONFINE, TRIVIAL, chain_capacity, fits, placements, propagate
+from starbattle_core.grader.table import STARBATTLE_TECHNIQUES
 from starbattle_core.puzzle import Cells, Puzzle, is_solution
 
 # A 6x6 one-star board with a solution: R1C2, R2C4, R3C6, R4C1, R5C3, R6C5.
@@ -181,6 +184,27 @@ def test_chain_of_chains_is_sound() -> None:
     g = board(SIX)
     found = assumption(g, marks(OPEN6), assume="star", level=CONFINE, budget=0, depth=2)
     assert found is not None and found.empties & six_solution(g) == 0
+
+
+def test_whole_board_chain_of_chains_moves_a_board_nothing_cheaper_moves() -> None:
+    """A 14x14 three-star archive board (read from the shared folder, never copied) on which every technique
+    below the whole-board chain of chains gets stuck after a few steps: the depth-2 chain finds nothing there,
+    the depth-3 one refutes a cell, and its conclusion agrees with the known solution. On a board with many
+    solutions (every cell a star in one of them) it must find nothing."""
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.id == "8:18473")
+    cheaper = tuple(t for t in STARBATTLE_TECHNIQUES if t.params.get("depth", 0) < 3)
+    stuck = grade(puzzle, techniques=cheaper)
+    assert not stuck.solved and stuck.open.bit_count() > 150
+    g = Geometry(puzzle)
+    state = State(stuck.stars, stuck.empty)
+    for assume in ("star", "empty"):
+        assert assumption(g, state, assume=assume, level=CASES, budget=0, depth=2) is None
+    found = assumption(g, state, assume="star", level=CASES, budget=0, depth=3)
+    assert found is not None and found.stars == 0 and found.empties.bit_count() == 1
+    assert found.empties & puzzle.solution == 0
+    rows6 = board(["AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF"])  # 90 solutions cover every cell
+    for assume in ("star", "empty"):
+        assert assumption(rows6, marks(OPEN6), assume=assume, level=CASES, budget=0, depth=3) is None
 
 
 def test_room_and_propagation() -> None:

@@ -3,7 +3,9 @@ contradiction the cell is the opposite. Not guessing: the assumption is refuted,
 
 Variants rise in cost with what the propagation may use (`level`), how long the chain may run (`budget` rounds,
 0 = until it stops) and `depth`: at depth 2 the propagation itself refutes single assumptions at `level - 1`
-before it gives up, a chain of chains.
+near the chain before it gives up, a chain of chains; at depth 3 it refutes them at `level` anywhere on the
+board for as long as that keeps finding some, starting from every open cell. Depth 3 is the last resort on
+boards nothing cheaper moves (some 14x14 3-star hard ones): slow, but still a finite argument, not a guess.
 
 `unit_chains` is the forcing-chain cousin: follow each way to place a unit's stars; what every surviving way
 agrees on is proved, contradiction or not.
@@ -17,15 +19,18 @@ from .propagation import Outcome, propagate, state_placements
 from .step import Deduction
 
 _INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
-_DEEP_CANDIDATES = 24  # a chain of chains starts only from this many of the tightest cells
+_DEEP_CANDIDATES = 24  # a depth-2 chain of chains starts only from this many of the tightest cells
+_WIDE_PASSES = 12  # sweeps a whole-board chain of chains may make (each must refute something to go on)
 
 
 def assumption(geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int) -> Deduction | None:
     """The first open cell (tightest units first) for which assuming `assume` ("star" or "empty") leads to a
-    contradiction within `budget` rounds of `level` propagation, at nesting `depth` (1 or 2)."""
+    contradiction within `budget` rounds of `level` propagation, at nesting `depth` (1, 2 or 3)."""
     candidates = _candidates(geometry, state)
-    if depth > 1:
+    if depth == 2:
         candidates = candidates[:_DEEP_CANDIDATES]
+    elif depth == 3:
+        candidates = _widest_collapse_first(geometry, state, candidates, assume, level)
     for cell in candidates:
         outcome = _refute(geometry, state, cell, assume, level, depth)
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
@@ -49,6 +54,19 @@ def _candidates(geometry: Geometry, state: State) -> list[int]:
     return found
 
 
+def _widest_collapse_first(geometry: Geometry, state: State, candidates: list[int], assume: str, level: int) -> list[int]:
+    """The candidates ordered by how much their plain chain decides, most first (ties: tightest first): the
+    assumption that collapses the most is the likeliest to end in a contradiction, and the first one found is
+    the step. The plain chains of this state are already known (the cheaper hypotheticals ran them)."""
+    def decided(cell: int) -> int:
+        outcome = _refute(geometry, state, cell, assume, level, 1)
+        if outcome.contradiction:
+            return 1 << 30
+        return (outcome.stars & ~state.stars).bit_count() * geometry.size + (outcome.empty & ~state.empty).bit_count()
+
+    return sorted(candidates, key=decided, reverse=True)
+
+
 def _tightest_first(geometry: Geometry, state: State) -> list[int]:
     open_cells = geometry.open_cells(state)
     tightness = {}
@@ -68,10 +86,11 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
     outcome = memo.get(key)
     if outcome is None:
         if depth > 1:
-            # A chain of chains starts with the plain chain (usually known from a cheaper variant of this state).
-            outcome = _refute(geometry, state, cell, assume, level, 1)
+            # A chain of chains starts with the shallower chain (usually known from a cheaper variant of this state).
+            outcome = _refute(geometry, state, cell, assume, level, depth - 1)
             if outcome.contradiction is None:
-                outcome = _nested(geometry, state, outcome, level)
+                wide = depth > 2
+                outcome = _nested(geometry, state, outcome, level, wide)
         else:
             bit = 1 << cell
             stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
@@ -80,19 +99,23 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
     return outcome
 
 
-def _nested(geometry: Geometry, state: State, outcome: Outcome, level: int) -> Outcome:
+def _nested(geometry: Geometry, state: State, outcome: Outcome, level: int, wide: bool = False) -> Outcome:
     """Keep refuting single star assumptions at `level - 1` inside an assumption, until a contradiction appears
     or nothing more is refuted. The inner assumptions stay near the chain: open cells of the units that the
-    assumption changed (a person follows the chain, not the whole board)."""
-    inner = max(1, level - 1)
+    assumption changed (a person follows the chain, not the whole board); `wide` looks at every open cell, and
+    refutes with `level` itself."""
+    inner = level if wide else max(1, level - 1)
     stars, empty, rounds = outcome.stars, outcome.empty, outcome.rounds
     changed = (stars & ~state.stars) | (empty & ~state.empty)
-    for _ in range(_INNER_PASSES):
+    for _ in range(_WIDE_PASSES if wide else _INNER_PASSES):
         refuted: Cells = 0
-        near = 0
-        for mask in geometry.unit_masks:
-            if mask & changed:
-                near |= mask
+        if wide:
+            near = geometry.all_cells
+        else:
+            near = 0
+            for mask in geometry.unit_masks:
+                if mask & changed:
+                    near |= mask
         open_cells = near & geometry.all_cells & ~stars & ~empty
         for cell in iter_cells(open_cells):
             trial = propagate(geometry, stars | (1 << cell), empty, inner, changed=1 << cell)

@@ -23,7 +23,7 @@ from .propagation import ATTACK, CASES, CONFINE, TRIVIAL
 from .step import Deduction
 
 # Bump when the solver's behaviour changes in code rather than in the tables (the order of scans, a rule's reach).
-CODE_VERSION = "1"
+CODE_VERSION = "2"
 
 Rule = Callable[..., Deduction | None]
 
@@ -54,7 +54,7 @@ def _hypotheticals(costs: dict[tuple[str, int, int, int], int]) -> list[Techniqu
     for (assume, level, budget, depth), cost in costs.items():
         reach = {TRIVIAL: "trivial", ATTACK: "attack", CONFINE: "confine", CASES: "cases"}[level]
         chain = "short" if budget else "long"
-        depth_name = "chain of chains" if depth > 1 else "chain"
+        depth_name = {1: "chain", 2: "chain of chains", 3: "whole-board chain of chains"}[depth]
         name = f"assume {assume}, {reach} {depth_name}" + ("" if depth > 1 else f", {chain}")
         code = f"H{assume[0].upper()}{level}{'S' if budget else 'L'}{depth}"
         rows.append(_t(name, code, cost, "hypothetical", assumption, assume=assume, level=level, budget=budget, depth=depth))
@@ -138,8 +138,10 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
                     ("empty", CASES, 0, 1): 2400,
                     ("star", ATTACK, 0, 2): 2800,
                     ("empty", ATTACK, 0, 2): 3000,
-                    ("star", CASES, 0, 2): 3500,
-                    ("empty", CASES, 0, 2): 3840,
+                    ("star", CASES, 0, 2): 3300,
+                    ("empty", CASES, 0, 2): 3500,
+                    ("star", CASES, 0, 3): 3700,
+                    ("empty", CASES, 0, 3): 3840,
                 }
             ),
         ],
