@@ -192,7 +192,7 @@ def test_whole_board_chain_of_chains_moves_a_board_nothing_cheaper_moves() -> No
     the depth-3 one refutes a cell, and its conclusion agrees with the known solution. On a board with many
     solutions (every cell a star in one of them) it must find nothing."""
     puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.id == "8:18473")
-    cheaper = tuple(t for t in STARBATTLE_TECHNIQUES if t.params.get("depth", 0) < 3)
+    cheaper = tuple(t for t in STARBATTLE_TECHNIQUES if t.params.get("depth", 0) < 3 and not t.params.get("wide"))
     stuck = grade(puzzle, techniques=cheaper)
     assert not stuck.solved and stuck.open.bit_count() > 150
     g = Geometry(puzzle)
@@ -205,6 +205,8 @@ def test_whole_board_chain_of_chains_moves_a_board_nothing_cheaper_moves() -> No
     rows6 = board(["AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "FFFFFF"])  # 90 solutions cover every cell
     for assume in ("star", "empty"):
         assert assumption(rows6, marks(OPEN6), assume=assume, level=CASES, budget=0, depth=3) is None
+    for kind in ("regions", "lines"):
+        assert unit_chains(rows6, marks(OPEN6), kind=kind, limit=60, level=CASES, wide=True) is None
 
 
 def test_room_and_propagation() -> None:

@@ -8,7 +8,7 @@ board for as long as that keeps finding some, starting from every open cell. Dep
 boards nothing cheaper moves (some 14x14 3-star hard ones): slow, but still a finite argument, not a guess.
 
 `unit_chains` is the forcing-chain cousin: follow each way to place a unit's stars; what every surviving way
-agrees on is proved, contradiction or not.
+agrees on is proved, contradiction or not. Its widest variant follows each way with whole-board chains of chains.
 """
 
 from __future__ import annotations
@@ -132,9 +132,13 @@ def _nested(geometry: Geometry, state: State, outcome: Outcome, level: int, wide
     return Outcome(stars, empty, rounds, None)
 
 
-def unit_chains(geometry: Geometry, state: State, *, kind: str, limit: int, level: int) -> Deduction | None:
+def unit_chains(
+    geometry: Geometry, state: State, *, kind: str, limit: int, level: int, wide: bool = False
+) -> Deduction | None:
     """Follow every way to place a unit's remaining stars (at most `limit` ways) with `level` propagation: ways
-    that collapse are dropped, and whatever all the others agree on is proved (a forcing chain from each case)."""
+    that collapse are dropped, and whatever all the others agree on is proved (a forcing chain from each case).
+    With `wide`, each way is followed further by whole-board chains of chains (see `_nested`): the last resort
+    on a board that no single assumption moves."""
     units = geometry.regions if kind == "regions" else geometry.lines
     open_cells = geometry.open_cells(state)
     for unit in units:
@@ -148,6 +152,8 @@ def unit_chains(geometry: Geometry, state: State, *, kind: str, limit: int, leve
         alive = 0
         for way in ways:
             outcome = propagate(geometry, state.stars | way, state.empty, level, changed=way)
+            if wide and outcome.contradiction is None:
+                outcome = _nested(geometry, state, outcome, level, wide=True)
             if outcome.contradiction:
                 continue
             alive += 1

@@ -118,6 +118,10 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
             _t("seven lines inside seven regions", "U7L", 500, "counting", union_confinement, inner="lines", size=7),
             _t("region cases followed to the end", "FR", 700, "hypothetical", unit_chains, kind="regions", limit=8, level=CONFINE),
             _t("line cases followed to the end", "FL", 900, "hypothetical", unit_chains, kind="lines", limit=8, level=CONFINE),
+            _t("region cases followed through chains of chains", "FRW", 3800, "hypothetical", unit_chains, kind="regions",
+               limit=60, level=CASES, wide=True),
+            _t("line cases followed through chains of chains", "FLW", 3840, "hypothetical", unit_chains, kind="lines",
+               limit=60, level=CASES, wide=True),
             *_hypotheticals(
                 {
                     ("star", TRIVIAL, 3, 1): 150,
@@ -140,8 +144,8 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
                     ("empty", ATTACK, 0, 2): 3000,
                     ("star", CASES, 0, 2): 3300,
                     ("empty", CASES, 0, 2): 3500,
-                    ("star", CASES, 0, 3): 3700,
-                    ("empty", CASES, 0, 3): 3840,
+                    ("star", CASES, 0, 3): 3600,
+                    ("empty", CASES, 0, 3): 3700,
                 }
             ),
         ],
