@@ -1,7 +1,7 @@
 """The technique tables: every technique the solver knows, in order, with its name, code, cost and family.
 
-Costs live here and nowhere else. Star Battle costs run from 1 (a star's neighbours are empty) to 3,840 (a chain of
-chains that refutes an empty cell); Queens uses the four tiers weighted 1, 3, 6 and 12. The solver tries techniques
+Costs live here and nowhere else. Star Battle costs run from 1 (a star's neighbours are empty) to 3,840 (every way
+to fill a line followed through whole-board chains of chains); Queens uses the four tiers weighted 1, 3, 6 and 12. The solver tries techniques
 cheapest first (table order among equal costs). The version string is a hash of both tables and the solver's code
 version, so changing a technique, a variant parameter, a cost or an on/off switch changes it.
 """
