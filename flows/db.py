@@ -20,7 +20,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Column, LargeBinary, UniqueConstraint, event
+from sqlalchemy import BigInteger, Column, LargeBinary, UniqueConstraint, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import StaticPool
@@ -62,7 +62,7 @@ class PuzzleRecord(SQLModel, table=True):
     band: str = Field(index=True)
     fun: float
     looks: float
-    seed: int
+    seed: int = Field(sa_type=BigInteger)  # 60 bits (flows/tasks.py derive_seed): PostgreSQL's INTEGER is 32
     generator_version: str
     created: dt.datetime = Field(default_factory=_now)
 
@@ -117,7 +117,7 @@ class Attempt(SQLModel, table=True):
     date: dt.date = Field(index=True)
     slot: str
     attempt: int
-    seed: int
+    seed: int = Field(sa_type=BigInteger)
     outcome: str  # accepted | exhausted | near_duplicate | lost
     puzzle_id: int | None = Field(default=None, foreign_key="puzzle.id")
     candidates: int
@@ -168,7 +168,11 @@ def make_engine(url: str) -> Engine:
                 raise InputError(f"database {shown_url(url)}: cannot create folder {path.parent}: {error.strerror}") from None
             engine = create_engine(url, connect_args={"timeout": 30})
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            target = make_url(url)
+            if target.drivername == "postgresql":
+                # SQLAlchemy's default PostgreSQL driver is psycopg2; the project installs psycopg 3 (extra `postgres`).
+                target = target.set(drivername="postgresql+psycopg")
+            engine = create_engine(target, pool_pre_ping=True)
     except NoSuchModuleError:
         raise InputError(f"database {shown_url(url)}: no SQLAlchemy driver installed for this URL") from None
     except ModuleNotFoundError as error:

@@ -1,8 +1,13 @@
-"""Shared test fixtures: where the shared real-puzzle data lives, and a loader for it."""
+"""Shared test fixtures: where the shared real-puzzle data lives, a loader for it, and a PostgreSQL server."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+
+from postgres_server import postgres_server
 
 REPO = Path(__file__).resolve().parents[1]
 # CI clones the project into a fresh folder with a copy of shared/ beside it, as on a developer's machine.
@@ -40,3 +45,10 @@ def run_starbattle(capsys, *args: str, stdin: str | None = None, monkeypatch=Non
         sys.argv = old_argv
     out, err = capsys.readouterr()
     return status, out, err
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL server for the whole session (started on first use); see postgres_server.py."""
+    with postgres_server() as url:
+        yield url

@@ -34,6 +34,7 @@ from starbattle_core.formats import puzzle_to_json, read_jsonl
 from starbattle_core.puzzle import InputError, is_solution
 
 from conftest import shared_file
+from postgres_server import fresh_database
 
 DAY = dt.date(2026, 11, 29)
 
@@ -83,17 +84,26 @@ def count(engine, table) -> int:
         return session.exec(select(func.count()).select_from(table)).one()
 
 
-@pytest.fixture
-def engine():
-    return open_database("sqlite://")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request):
+    """Every store test runs on both back ends: SQLite in memory and a real PostgreSQL server (a fresh database
+    per test)."""
+    if request.param == "sqlite":
+        return open_database("sqlite://")
+    engine = open_database(fresh_database(request.getfixturevalue("postgres_url")))
+    request.addfinalizer(engine.dispose)
+    return engine
 
 
 def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
     run = start_run(engine, name="daily-x", kind="manual", config_hash="h", solver_version="s1", generator_version="g1")
     puzzle = real_puzzles[0]
+    seed = 2**60 - 1  # the widest seed derive_seed makes: it needs a BIGINT column on PostgreSQL
     puzzle_id = save_board(engine, run_id=run, date=DAY, slot="starbattle-medium", position=1,
-                           board=accepted(puzzle), effort=EFFORT)
+                           board=accepted(puzzle, seed=seed), effort=EFFORT)
     assert puzzle_id is not None
+    with Session(engine) as session:
+        assert session.get(PuzzleRecord, puzzle_id).seed == seed
     [board] = day_boards(engine, DAY)
     assert (board.slot, board.position, board.band, board.difficulty, board.candidates) == (
         "starbattle-medium", 1, "medium", 500, 12)
@@ -135,8 +145,13 @@ def test_one_board_per_date_and_slot(engine, real_puzzles) -> None:
     assert replaced is not None and board.puzzle_id == replaced
 
 
-def test_two_concurrent_writers_on_one_file_schedule_one_board(tmp_path: Path, real_puzzles) -> None:
-    url = f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}"
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_concurrent_writers_on_one_database_schedule_one_board(backend: str, tmp_path: Path, real_puzzles,
+                                                                   request) -> None:
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}"
+    else:
+        url = fresh_database(request.getfixturevalue("postgres_url"))
     engines = [open_database(url), open_database(url)]
     results: list[int | None] = []
     barrier = threading.Barrier(len(real_puzzles))

@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, SolvePath
 from flows.settings import load_settings
 from flows.tasks import database
+from postgres_server import fresh_database
 from starbattle_core.counter import count_solutions
 
 pytestmark = pytest.mark.flow
@@ -40,9 +41,11 @@ def harness() -> Iterator[None]:
         yield
 
 
-def write_config(tmp_path: Path, *, slots: list[dict[str, Any]] | None = SMALL_SLOTS, workers: int = 1) -> str:
+def write_config(
+    tmp_path: Path, *, slots: list[dict[str, Any]] | None = SMALL_SLOTS, workers: int = 1, database_url: str | None = None
+) -> str:
     pipeline: dict[str, Any] = {
-        "database_url": f"sqlite:///{tmp_path / 'starbattle.db'}",
+        "database_url": database_url or f"sqlite:///{tmp_path / 'starbattle.db'}",
         "prefect_home": str(tmp_path / "prefect"),
         "budget_seconds": 20,
         "workers": workers,
@@ -126,6 +129,20 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(tmp_path: Path) -> 
     assert {row["slot"] for row in counters} == {s["name"] for s in SMALL_SLOTS}
     assert all(row["accepted"] == 1 and row["candidates"] >= 1 for row in counters)
     assert "┃" in by_key["daily-pictures"].data and "starbattle-easy" in by_key["daily-pictures"].data
+
+
+def test_daily_on_postgresql_fills_every_slot_once(tmp_path: Path, postgres_url: str) -> None:
+    """The same day on a real PostgreSQL server: whole boards, and a rerun changes nothing."""
+    from flows.daily import daily
+
+    config = write_config(tmp_path, database_url=fresh_database(postgres_url))
+    result = daily(date=DAY, config_path=config)
+    assert result["published"] == len(SMALL_SLOTS) and result["unfilled"] == []
+    first = snapshot(config)
+    check_whole_boards(config, dt.date.fromisoformat(DAY), SMALL_SLOTS)
+    again = daily(date=DAY, config_path=config)
+    assert again["skipped"] == [DAY] and again["published"] == 0
+    assert snapshot(config) == first
 
 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:
