@@ -21,7 +21,8 @@ from sqlalchemy import create_engine, make_url, text
 
 
 def _program(name: str) -> str:
-    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None)
+    installed = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))  # Debian keeps it off PATH, per version
+    found = shutil.which(name) or (installed[-1] if installed else None)
     if found is None:
         raise FileNotFoundError(f"PostgreSQL's {name} is not installed: run .ci/run, or install the postgresql package")
     return found

@@ -90,12 +90,15 @@ def check_whole_boards(config: str, day: dt.date, slots: list[dict[str, Any]]) -
     assert sorted(a.puzzle_id for a in accepted) == sorted(b.puzzle_id for b in boards)
 
 
-def test_daily_fills_every_slot_once_and_publishes_artifacts(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_path: Path, request) -> None:
+    """The same on SQLite and on a real PostgreSQL server (a fresh database)."""
     from prefect.client.orchestration import get_client
 
     from flows.daily import daily
 
-    config = write_config(tmp_path)
+    url = fresh_database(request.getfixturevalue("postgres_url")) if backend == "postgresql" else None
+    config = write_config(tmp_path, database_url=url)
     result = daily(date=DAY, config_path=config)
     assert result["published"] == len(SMALL_SLOTS) and result["unfilled"] == []
     first = snapshot(config)
@@ -129,20 +132,6 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(tmp_path: Path) -> 
     assert {row["slot"] for row in counters} == {s["name"] for s in SMALL_SLOTS}
     assert all(row["accepted"] == 1 and row["candidates"] >= 1 for row in counters)
     assert "┃" in by_key["daily-pictures"].data and "starbattle-easy" in by_key["daily-pictures"].data
-
-
-def test_daily_on_postgresql_fills_every_slot_once(tmp_path: Path, postgres_url: str) -> None:
-    """The same day on a real PostgreSQL server: whole boards, and a rerun changes nothing."""
-    from flows.daily import daily
-
-    config = write_config(tmp_path, database_url=fresh_database(postgres_url))
-    result = daily(date=DAY, config_path=config)
-    assert result["published"] == len(SMALL_SLOTS) and result["unfilled"] == []
-    first = snapshot(config)
-    check_whole_boards(config, dt.date.fromisoformat(DAY), SMALL_SLOTS)
-    again = daily(date=DAY, config_path=config)
-    assert again["skipped"] == [DAY] and again["published"] == 0
-    assert snapshot(config) == first
 
 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:

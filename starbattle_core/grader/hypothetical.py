@@ -24,8 +24,9 @@ _WIDE_PASSES = 12  # sweeps a whole-board chain of chains may make (each must re
 
 
 def assumption(geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int) -> Deduction | None:
-    """The first open cell (tightest units first) for which assuming `assume` ("star" or "empty") leads to a
-    contradiction within `budget` rounds of `level` propagation, at nesting `depth` (1, 2 or 3)."""
+    """The first open cell (tightest units first; at depth 3, widest collapse first) for which assuming `assume`
+    ("star" or "empty") leads to a contradiction within `budget` rounds of `level` propagation, at nesting `depth`
+    (1, 2 or 3)."""
     candidates = _candidates(geometry, state)
     if depth == 2:
         candidates = candidates[:_DEEP_CANDIDATES]
@@ -60,8 +61,6 @@ def _widest_collapse_first(geometry: Geometry, state: State, candidates: list[in
     the step. The plain chains of this state are already known (the cheaper hypotheticals ran them)."""
     def decided(cell: int) -> int:
         outcome = _refute(geometry, state, cell, assume, level, 1)
-        if outcome.contradiction:
-            return 1 << 30
         return (outcome.stars & ~state.stars).bit_count() * geometry.size + (outcome.empty & ~state.empty).bit_count()
 
     return sorted(candidates, key=decided, reverse=True)
