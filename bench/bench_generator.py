@@ -89,10 +89,14 @@ def bench_looks(count: int) -> None:
         features = {f: statistics.median(looks_features(p)[f] for p in boards) for f in FEATURES}
         shown = " ".join(f"{f}={v:.2f}" for f, v in features.items())
         passing = sum(s >= gate for s in scores) / len(scores)
-        print(f"{name:42s} n={len(boards):5d} score {pct(scores, 5):5.1f} {pct(scores, 10):5.1f} "
-              f"{pct(scores, 50):5.1f} {pct(scores, 90):5.1f}  pass {passing:6.1%}  {shown}")
-    print(f"real boards pooled: n={len(real_scores)}, 5th percentile {pct(real_scores, 5):.1f} "
-          f"(the gate is {gate:g}), 1st {pct(real_scores, 1):.1f}")
+        print(
+            f"{name:42s} n={len(boards):5d} score {pct(scores, 5):5.1f} {pct(scores, 10):5.1f} "
+            f"{pct(scores, 50):5.1f} {pct(scores, 90):5.1f}  pass {passing:6.1%}  {shown}"
+        )
+    print(
+        f"real boards pooled: n={len(real_scores)}, 5th percentile {pct(real_scores, 5):.1f} "
+        f"(the gate is {gate:g}), 1st {pct(real_scores, 1):.1f}"
+    )
 
 
 def bench_unique(attempts: int) -> None:
@@ -110,9 +114,11 @@ def bench_unique(attempts: int) -> None:
                 repaired += 1
                 rounds.append(mended.rounds)
         seconds = (time.perf_counter() - start) / attempts
-        print(f"{game} {size}x{size} {stars}-star: unique without repair {raw / attempts:.1%}, with repair "
-              f"{repaired / attempts:.1%} (median rounds {statistics.median(rounds) if rounds else 0}, "
-              f"{seconds * 1000:.0f} ms per attempt)")
+        print(
+            f"{game} {size}x{size} {stars}-star: unique without repair {raw / attempts:.1%}, with repair "
+            f"{repaired / attempts:.1%} (median rounds {statistics.median(rounds) if rounds else 0}, "
+            f"{seconds * 1000:.0f} ms per attempt)"
+        )
 
 
 def bench_slots(seeds: int, budget: float) -> list:
@@ -131,9 +137,11 @@ def bench_slots(seeds: int, budget: float) -> list:
             else:
                 accepted.append(generation.board)
         day.append(statistics.median(times))
-        print(f"{slot.game:10s} {slot.size}x{slot.size} {slot.stars}-star {slot.band:6s}: "
-              f"median {pct(times, 50):6.1f} s, p90 {pct(times, 90):6.1f} s, max {max(times):6.1f} s, "
-              f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{seeds}")
+        print(
+            f"{slot.game:10s} {slot.size}x{slot.size} {slot.stars}-star {slot.band:6s}: "
+            f"median {pct(times, 50):6.1f} s, p90 {pct(times, 90):6.1f} s, max {max(times):6.1f} s, "
+            f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{seeds}"
+        )
     print(f"a day of seven boards, sum of medians: {sum(day):.1f} s")
     return accepted
 
@@ -143,10 +151,12 @@ def parts(grades: list) -> str:
     if not solved:
         return "none solved"
     e = [g.experience for g in solved]
-    return (f"n={len(solved)} climax median {statistics.median(x.climax for x in e):.2f}, a-ha mean "
-            f"{statistics.mean(x.aha for x in e):.1f}, follow-up median "
-            f"{statistics.median(x.follow_up for x in e):.2f}, grind median {statistics.median(x.grind for x in e)}, "
-            f"fun median {statistics.median(x.fun for x in e):.1f}")
+    return (
+        f"n={len(solved)} climax median {statistics.median(x.climax for x in e):.2f}, a-ha mean "
+        f"{statistics.mean(x.aha for x in e):.1f}, follow-up median "
+        f"{statistics.median(x.follow_up for x in e):.2f}, grind median {statistics.median(x.grind for x in e)}, "
+        f"fun median {statistics.median(x.fun for x in e):.1f}"
+    )
 
 
 def bench_experience(count: int, accepted: list) -> None:

@@ -56,7 +56,9 @@ def load(name: str, per_group: int | None, max_size: int | None, seed: int) -> l
         for row in rows:
             groups[(row["size"], row.get("stars", 1), row.get("label"))].append(row)
         rng = random.Random(seed)
-        rows = [row for key in sorted(groups, key=str) for row in rng.sample(groups[key], min(per_group, len(groups[key])))]
+        rows = [
+            row for key in sorted(groups, key=str) for row in rng.sample(groups[key], min(per_group, len(groups[key])))
+        ]
     return [(row, puzzle_from_json(row, where=f"{name} {row.get('id')}")) for row in rows]
 
 
@@ -69,10 +71,23 @@ def grade_one(job: tuple[str, dict, object]) -> dict:
     sound = not (result.stars & ~solution) and not (result.empty & solution)
     fun = result.experience
     return {
-        "file": name, "id": row.get("id"), "size": puzzle.size, "stars": puzzle.stars, "label": row.get("label"),
-        "ms": ms, "solved": result.solved, "sound": sound, "difficulty": result.difficulty, "band": result.band,
-        "steps": len(result.steps), "codes": [step.code for step in result.steps], "fun": fun.fun,
-        "climax": fun.climax, "aha": fun.aha, "follow_up": fun.follow_up, "grind": fun.grind,
+        "file": name,
+        "id": row.get("id"),
+        "size": puzzle.size,
+        "stars": puzzle.stars,
+        "label": row.get("label"),
+        "ms": ms,
+        "solved": result.solved,
+        "sound": sound,
+        "difficulty": result.difficulty,
+        "band": result.band,
+        "steps": len(result.steps),
+        "codes": [step.code for step in result.steps],
+        "fun": fun.fun,
+        "climax": fun.climax,
+        "aha": fun.aha,
+        "follow_up": fun.follow_up,
+        "grind": fun.grind,
     }
 
 
@@ -87,7 +102,11 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"solver {SOLVER_VERSION}")
-    jobs = [(name, row, puzzle) for name in args.files for row, puzzle in load(name, args.per_group, args.max_size, args.seed)]
+    jobs = [
+        (name, row, puzzle)
+        for name in args.files
+        for row, puzzle in load(name, args.per_group, args.max_size, args.seed)
+    ]
     if args.workers > 1:
         # Each board is still timed in-process, inside its worker; two workers on two cores slow each other a
         # little, so the timing tables in the README come from --workers 1.
@@ -102,7 +121,9 @@ def main() -> None:
         Path(args.json_out).write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
 
     print("\nTiming, soundness and completion per group (ms in-process)")
-    print(f"{'file':26} {'size':>4} {'K':>2} {'label':7} {'n':>4} {'solved':>7} {'sound':>6} {'median':>8} {'p95':>8} {'max':>8} {'med.diff':>9}")
+    print(
+        f"{'file':26} {'size':>4} {'K':>2} {'label':7} {'n':>4} {'solved':>7} {'sound':>6} {'median':>8} {'p95':>8} {'max':>8} {'med.diff':>9}"
+    )
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in records:
         groups[(r["file"], r["size"], r["stars"], r["label"] or "-")].append(r)
@@ -117,7 +138,9 @@ def main() -> None:
     for name in args.files:
         rows = [r for r in records if r["file"] == name]
         if rows:
-            print(f"  {name}: {sum(r['solved'] for r in rows)}/{len(rows)} solved, {sum(r['sound'] for r in rows)}/{len(rows)} sound")
+            print(
+                f"  {name}: {sum(r['solved'] for r in rows)}/{len(rows)} solved, {sum(r['sound'] for r in rows)}/{len(rows)} sound"
+            )
 
     archive = [r for r in records if r["file"] == "starbattle/archive.jsonl"]
     if archive:
@@ -129,19 +152,26 @@ def main() -> None:
                     by_label[r["label"]].append(r["difficulty"])
             labels = sorted(by_label, key=lambda lab: LABEL_ORDER.get(lab, 9))
             for easier, harder in zip(labels, labels[1:]):
-                print(f"  {size}x{size}: P({harder} > {easier}) = {auc(by_label[harder], by_label[easier]):.3f}"
-                      f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, {easier} {statistics.median(by_label[easier]):.0f})")
+                print(
+                    f"  {size}x{size}: P({harder} > {easier}) = {auc(by_label[harder], by_label[easier]):.3f}"
+                    f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, {easier} {statistics.median(by_label[easier]):.0f})"
+                )
         bands = defaultdict(lambda: defaultdict(int))
         for r in archive:
             bands[(r["size"], r["label"])][r["band"]] += 1
-        print("  bands given per (size, label): " + "; ".join(f"{k[0]} {k[1]}: {dict(v)}" for k, v in sorted(bands.items())))
+        print(
+            "  bands given per (size, label): "
+            + "; ".join(f"{k[0]} {k[1]}: {dict(v)}" for k, v in sorted(bands.items()))
+        )
 
     print("\nExperience parts (means; climax = position of the hardest step, aha = a-ha moments)")
     for name in args.files:
         for label in sorted({r["label"] or "-" for r in records if r["file"] == name}):
             rows = [r for r in records if r["file"] == name and (r["label"] or "-") == label and r["solved"]]
             if rows:
-                mean = {key: statistics.mean(r[key] for r in rows) for key in ("fun", "climax", "aha", "follow_up", "grind")}
+                mean = {
+                    key: statistics.mean(r[key] for r in rows) for key in ("fun", "climax", "aha", "follow_up", "grind")
+                }
                 pass_rate = sum(r["fun"] >= 75 for r in rows) / len(rows)
                 print(
                     f"  {name:26} {label:7} n={len(rows):4} fun {mean['fun']:5.1f} (>=75: {pass_rate:4.0%}) climax "

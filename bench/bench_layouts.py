@@ -98,8 +98,10 @@ def bench_sampling(repeat: int) -> None:
         ms, _ = timed(lambda: sample_layouts(size, stars, 10_000, 1), repeat, cold=False)
         one, _ = timed(lambda: sample_layouts(size, stars, 1, 2), 50, cold=False)
         per_layout = float(np.median(ms)) * 1000 / 10_000
-        print(f"  {size:2}x{size:<2} {stars}-star: {per_layout:7.1f} us/layout in batches of 10,000;"
-              f" one draw: {summary(one)}")
+        print(
+            f"  {size:2}x{size:<2} {stars}-star: {per_layout:7.1f} us/layout in batches of 10,000;"
+            f" one draw: {summary(one)}"
+        )
 
 
 def star_masks(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -124,8 +126,10 @@ def similar_pairs(rows: np.ndarray, stars_total: int) -> tuple[int, int, int]:
 def bench_variety(seed: int) -> None:
     bank = layout_bank(10, 2)
     stars_total = 20
-    print(f"  10x10 2-star, {len(bank):,} layouts; similar = more than {SIMILAR:.0%} of the {stars_total} stars shared"
-          f" (at least {SIMILAR:.0%} in brackets)")
+    print(
+        f"  10x10 2-star, {len(bank):,} layouts; similar = more than {SIMILAR:.0%} of the {stars_total} stars shared"
+        f" (at least {SIMILAR:.0%} in brackets)"
+    )
     for window in (100, 1000):
         shares, shares_at_least = [], []
         for start in range(0, len(bank) - window + 1, window):
@@ -133,14 +137,18 @@ def bench_variety(seed: int) -> None:
             shares.append(similar / pairs)
             shares_at_least.append(at_least / pairs)
         share = np.array(shares)
-        print(f"  enumeration order, windows of {window:4} consecutive layouts: first window {shares[0]:6.1%}"
-              f" ({shares_at_least[0]:.1%}), mean over {len(shares)} windows {share.mean():6.1%}"
-              f" ({np.mean(shares_at_least):.1%}), min {share.min():.1%}, max {share.max():.1%}")
+        print(
+            f"  enumeration order, windows of {window:4} consecutive layouts: first window {shares[0]:6.1%}"
+            f" ({shares_at_least[0]:.1%}), mean over {len(shares)} windows {share.mean():6.1%}"
+            f" ({np.mean(shares_at_least):.1%}), min {share.min():.1%}, max {share.max():.1%}"
+        )
     rng = np.random.default_rng(seed)
     for draws in (100, 1000, 3000):
         similar, at_least, pairs = similar_pairs(sample_layouts(10, 2, draws, rng), stars_total)
-        print(f"  uniform random draws, {draws:4} layouts ({pairs:>9,} pairs): {similar / pairs:6.2%}"
-              f" ({at_least / pairs:.2%})")
+        print(
+            f"  uniform random draws, {draws:4} layouts ({pairs:>9,} pairs): {similar / pairs:6.2%}"
+            f" ({at_least / pairs:.2%})"
+        )
 
 
 def main() -> None:

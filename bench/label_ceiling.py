@@ -74,9 +74,14 @@ def main() -> None:
     codes = [t.code for t in STARBATTLE_TECHNIQUES]
     column = {code: i for i, code in enumerate(codes)}
     rows = {row["id"]: row for row in map(json.loads, ARCHIVE.read_text(encoding="utf-8").splitlines()) if row}
-    records = [r for r in map(json.loads, Path(args.graded).read_text(encoding="utf-8").splitlines())
-               if r["file"] == "starbattle/archive.jsonl" and r["solved"]]
-    print(f"{'size':>5} {'labels':>16} {'n':>4} {'difficulty':>10} {'nodes':>6} {'refit, order kept':>18} {'free weights':>13}")
+    records = [
+        r
+        for r in map(json.loads, Path(args.graded).read_text(encoding="utf-8").splitlines())
+        if r["file"] == "starbattle/archive.jsonl" and r["solved"]
+    ]
+    print(
+        f"{'size':>5} {'labels':>16} {'n':>4} {'difficulty':>10} {'nodes':>6} {'refit, order kept':>18} {'free weights':>13}"
+    )
     for size in sorted({r["size"] for r in records}):
         group = [r for r in records if r["size"] == size]
         easier, harder_label = sorted({r["label"] for r in group}, key=LABEL_ORDER.get)[-2:]
@@ -88,7 +93,9 @@ def main() -> None:
                 counts[i, column[code]] += 1
         # Steps at or above each rank of the table: a non-negative weight per rank is a cost table in the same order.
         at_or_above = np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
-        nodes = np.array([count_solutions(puzzle_from_json(rows[r["id"]], where=r["id"]), 2).nodes for r in group], float)
+        nodes = np.array(
+            [count_solutions(puzzle_from_json(rows[r["id"]], where=r["id"]), 2).nodes for r in group], float
+        )
         print(
             f"{size:>5} {easier + '<' + harder_label:>16} {len(group):>4} "
             f"{auc(np.array([r['difficulty'] for r in group], float), harder):>10.3f} {auc(nodes, harder):>6.3f} "

@@ -58,7 +58,9 @@ def _day_masks(boards: list[store.ScheduledBoard]) -> dict[tuple[int, int], list
     return masks
 
 
-def fill_dates(settings: Settings, dates: list[dt.date], force: bool, kind: str, progress_id: Any = None) -> FillSummary:
+def fill_dates(
+    settings: Settings, dates: list[dt.date], force: bool, kind: str, progress_id: Any = None
+) -> FillSummary:
     """Fill every slot of `dates` (all slots again when `force`); see the module docstring."""
     pipeline = settings.pipeline
     engine = database(pipeline.resolved_database_url())

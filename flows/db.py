@@ -161,11 +161,13 @@ def make_engine(url: str) -> Engine:
         if url in ("sqlite://", "sqlite:///:memory:"):
             engine = create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
         elif url.startswith("sqlite:///"):
-            path = Path(url[len("sqlite:///"):])
+            path = Path(url[len("sqlite:///") :])
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
-                raise InputError(f"database {shown_url(url)}: cannot create folder {path.parent}: {error.strerror}") from None
+                raise InputError(
+                    f"database {shown_url(url)}: cannot create folder {path.parent}: {error.strerror}"
+                ) from None
             engine = create_engine(url, connect_args={"timeout": 30})
         else:
             target = make_url(url)

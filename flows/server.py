@@ -37,8 +37,18 @@ def dashboard_url(settings: Settings) -> str:
 
 
 def server_command(port: int) -> list[str]:
-    return [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port),
-            "--analytics-off"]
+    return [
+        sys.executable,
+        "-m",
+        "prefect",
+        "server",
+        "start",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--analytics-off",
+    ]
 
 
 def _free_port() -> int:

@@ -66,7 +66,6 @@ class SlotConfig(_Strict):
             raise ValueError(f"queens bands are {', '.join(QUEENS_BANDS)}, not {band}")
         return band
 
-
     @model_validator(mode="after")
     def _generator_accepts(self) -> "SlotConfig":
         # The generator's own checks (its size range, for one) apply to every slot it will be asked to fill.
@@ -146,7 +145,7 @@ class PipelineConfig(_Strict):
         """The database URL with a relative SQLite path made absolute against the project folder."""
         prefix = "sqlite:///"
         if self.database_url.startswith(prefix):
-            path = self.database_url[len(prefix):]
+            path = self.database_url[len(prefix) :]
             if path and path != ":memory:" and not Path(path).is_absolute():
                 return prefix + str(PROJECT / path)
         return self.database_url
@@ -186,7 +185,7 @@ def _error_line(error: dict[str, Any]) -> str:
     elif kind == "missing":
         message = "missing (required)"
     elif message.startswith("Value error, "):
-        message = message[len("Value error, "):]
+        message = message[len("Value error, ") :]
     elif kind not in ("value_error",) and "input" in error and not isinstance(error["input"], (dict, list)):
         message = f"{message} (got {error['input']!r})"
     return f"{_key_path(error['loc'])}: {message}"

@@ -282,9 +282,7 @@ def save_board(
         return None
 
 
-def save_effort(
-    engine: Engine, *, run_id: int | None, date: dt.date, slot: str, effort: Effort, outcome: str
-) -> None:
+def save_effort(engine: Engine, *, run_id: int | None, date: dt.date, slot: str, effort: Effort, outcome: str) -> None:
     """Record a generator call that produced no published board (budget spent, or lost the slot to another run)."""
     with Session(engine) as session:
         _add_effort(session, run_id, date, slot, effort, outcome, None)

@@ -10,6 +10,7 @@ import sys
 from typing import NoReturn
 
 import typer
+
 # Typer ships its own copy of click; its usage errors are these classes, not the ones of the click package.
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 

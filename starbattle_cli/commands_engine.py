@@ -26,12 +26,8 @@ layouts_app = typer.Typer(
 app.add_typer(layouts_app, name="layouts")
 
 
-
-
-
 def _coords(mask: Cells, size: int) -> list[list[int]]:
     return [list(rc) for rc in cells_to_coords(mask, size)]
-
 
 
 def _count_phrase(result: CountResult) -> str:
@@ -135,9 +131,7 @@ def solve(
 
 def _layout_picture(cells: Cells, size: int, plain: bool) -> str:
     star, blank = ("*", ".") if plain else ("★", "·")
-    return "\n".join(
-        " ".join(star if cells >> (r * size + c) & 1 else blank for c in range(size)) for r in range(size)
-    )
+    return "\n".join(" ".join(star if cells >> (r * size + c) & 1 else blank for c in range(size)) for r in range(size))
 
 
 @layouts_app.command("count")

@@ -13,7 +13,6 @@ from .app import app
 from .puzzle_input import plain_terminal
 
 
-
 def _counters_line(generation: Generation) -> str:
     counters = generation.counters
     rejected = ", ".join(f"{reason} {n}" for reason, n in counters.rejections.items() if n) or "none"

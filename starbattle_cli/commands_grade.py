@@ -19,13 +19,10 @@ from .app import app
 from .puzzle_input import PATH_HELP, STARS_HELP, load_puzzles, plain_terminal, puzzle_label
 
 
-
-
 def _grading() -> GradingConfig:
     from flows.settings import load_settings  # the config loader lives with the pipeline; no Prefect import
 
     return load_settings().grading
-
 
 
 def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
@@ -40,7 +37,14 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
         "difficulty": result.difficulty,
         "band": result.band,
         "steps": len(result.steps),
-        "hardest": None if hardest is None else {"technique": hardest.technique, "code": hardest.code, "cost": hardest.cost, "step": result.hardest_position},
+        "hardest": None
+        if hardest is None
+        else {
+            "technique": hardest.technique,
+            "code": hardest.code,
+            "cost": hardest.cost,
+            "step": result.hardest_position,
+        },
         "climax": fun.climax,
         "fun": fun.fun,
         "experience": {
@@ -48,13 +52,17 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
             "aha": fun.aha,
             "follow_up": fun.follow_up,
             "grind": fun.grind,
-            "points": {"climax": fun.climax_points, "aha": fun.aha_points, "follow_up": fun.follow_up_points, "grind": fun.grind_points},
+            "points": {
+                "climax": fun.climax_points,
+                "aha": fun.aha_points,
+                "follow_up": fun.follow_up_points,
+                "grind": fun.grind_points,
+            },
         },
         "open": result.open.bit_count(),
         "contradiction": result.contradiction,
         "version": result.version,
     }
-
 
 
 @app.command()
@@ -82,7 +90,11 @@ def grade(
         if result.contradiction:
             outcome = f"no solution ({result.contradiction})"
         hardest = summary["hardest"]
-        hardest_text = "none" if hardest is None else f"{hardest['technique']} ({hardest['code']}, cost {hardest['cost']}) at step {hardest['step']}"
+        hardest_text = (
+            "none"
+            if hardest is None
+            else f"{hardest['technique']} ({hardest['code']}, cost {hardest['cost']}) at step {hardest['step']}"
+        )
         fun = result.experience
         print(f"{summary['id']}: {puzzle.size}x{puzzle.size} {puzzle.game}, {puzzle.stars} per unit")
         print(f"  {outcome} in {len(result.steps)} steps; difficulty {result.difficulty}, band {result.band}")

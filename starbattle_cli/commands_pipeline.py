@@ -56,8 +56,13 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
     """A progress bar on standard error, fed by polling how many of `total` boards the database holds."""
     console = Console(stderr=True)
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True,
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
     ) as progress:
         task = progress.add_task(label, total=total, completed=filled())
         stop = threading.Event()
@@ -271,7 +276,6 @@ def ui() -> None:
 # --- reading the database ----------------------------------------------------------------------------------------
 
 
-
 def _board_object(board: store.ScheduledBoard) -> dict[str, Any]:
     return {**board.board_json(), "date": board.date.isoformat(), "slot": board.slot}
 
@@ -280,8 +284,15 @@ def _print_day(engine: Engine, day: dt.date) -> None:
     boards = store.day_boards(engine, day)
     table = Table(title=f"boards for {day}")
     # The slot's name says the game; "tried" is the candidates its accepting attempt went through.
-    columns = {"slot": "slot", "size": "size", "band": "band", "difficulty": "difficulty", "fun": "fun",
-               "looks": "looks", "candidates": "tried"}
+    columns = {
+        "slot": "slot",
+        "size": "size",
+        "band": "band",
+        "difficulty": "difficulty",
+        "fun": "fun",
+        "looks": "looks",
+        "candidates": "tried",
+    }
     for column, heading in columns.items():
         table.add_column(heading, justify="left" if column in ("slot", "size", "band") else "right")
     for row in board_rows(boards):
@@ -297,8 +308,12 @@ def _print_counters(stats: list[store.SlotStats], title: str) -> None:
         table.add_column(column, justify="left" if column in ("slot", "rejections") else "right")
     for slot in stats:
         table.add_row(
-            slot.slot, str(slot.attempts), str(slot.accepted), str(slot.candidates),
-            rejection_summary(slot.rejections), f"{slot.seconds:.1f}",
+            slot.slot,
+            str(slot.attempts),
+            str(slot.accepted),
+            str(slot.candidates),
+            rejection_summary(slot.rejections),
+            f"{slot.seconds:.1f}",
         )
     Console().print(table)
 
@@ -317,7 +332,9 @@ def _scheduled_boards(date: Optional[str]) -> list[store.ScheduledBoard]:
 @app.command()
 def show(
     date: Optional[str] = typer.Option(None, "--date", help=DATE_HELP),
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per board (the generator's board + date, slot)."),
+    as_json: bool = typer.Option(
+        False, "--json", help="One JSON object per board (the generator's board + date, slot)."
+    ),
     solved: bool = typer.Option(False, "--solved", help="Draw the stars of the solution too."),
 ) -> None:
     """The boards of a date as pictures with their scores."""
@@ -334,7 +351,9 @@ def show(
 @app.command()
 def export(
     date: Optional[str] = typer.Option(None, "--date", help=DATE_HELP),
-    output_format: str = typer.Option("jsonl", "--format", help="json (one array), jsonl (one board a line) or puzzlink."),
+    output_format: str = typer.Option(
+        "jsonl", "--format", help="json (one array), jsonl (one board a line) or puzzlink."
+    ),
 ) -> None:
     """Print a date's boards for other tools: JSON, JSON Lines, or puzz.link URLs."""
     if output_format not in FORMATS:

@@ -83,7 +83,6 @@ def _place_all(tables: BoardTables, stars: Cells, open_cells: Cells, new: Cells)
     return stars, open_cells
 
 
-
 def _touching_all(cells: Cells, candidates: Cells, closes: tuple[Cells, ...]) -> Cells:
     """The candidates that touch every one of `cells`: whichever of them holds the star, these end up empty."""
     while cells and candidates:
@@ -91,6 +90,7 @@ def _touching_all(cells: Cells, candidates: Cells, closes: tuple[Cells, ...]) ->
         candidates &= closes[low.bit_length() - 1]
         cells ^= low
     return candidates
+
 
 # Regions with at most this many open cells are reasoned about by enumerating their placements (rows and columns
 # gain little from it: for them the 2x2 block cover is already exact). Measured on the archive's 14x14 boards.

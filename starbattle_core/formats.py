@@ -106,7 +106,7 @@ def _coords(value: Any, key: str, size: int) -> list[tuple[int, int]]:
         elif isinstance(item, list) and len(item) == 2:
             pair = item
         else:
-            raise PuzzleError(f"'{key}' item {i + 1} is {_show(item)}, not [row, col] or {{\"r\", \"c\"}}")
+            raise PuzzleError(f'\'{key}\' item {i + 1} is {_show(item)}, not [row, col] or {{"r", "c"}}')
         r, c = (_whole_number(x, f"'{key}' item {i + 1}: coordinate") for x in pair)
         if not (0 <= r < size and 0 <= c < size):
             raise PuzzleError(f"'{key}' item {i + 1}: [{r}, {c}] is off the {size}x{size} board")

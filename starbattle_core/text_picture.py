@@ -43,9 +43,7 @@ def _cells(value: str, key: str, size: int, line: int) -> Cells:
     return mask
 
 
-def _picture(
-    headers: dict[str, tuple[int, str]], rows: list[tuple[int, str]], stars: int | None, game: str
-) -> Puzzle:
+def _picture(headers: dict[str, tuple[int, str]], rows: list[tuple[int, str]], stars: int | None, game: str) -> Puzzle:
     """One picture: its header lines (key -> (line number, value)) and its grid lines (line number, text)."""
     grid: list[list[str]] = []
     columns: list[list[int]] = []  # the text column of each symbol, for messages

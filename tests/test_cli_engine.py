@@ -137,9 +137,7 @@ def test_the_console_script_prints_no_traceback(tmp_path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")
     code = "from starbattle_cli.app import main; main()"
-    done = subprocess.run(
-        [sys.executable, "-c", code, "verify", str(bad)], capture_output=True, text=True, timeout=120
-    )
+    done = subprocess.run([sys.executable, "-c", code, "verify", str(bad)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert_one_line_error(done.stderr)
     assert "line 1: not JSON" in done.stderr

@@ -99,14 +99,26 @@ def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
     run = start_run(engine, name="daily-x", kind="manual", config_hash="h", solver_version="s1", generator_version="g1")
     puzzle = real_puzzles[0]
     seed = 2**60 - 1  # the widest seed derive_seed makes: it needs a BIGINT column on PostgreSQL
-    puzzle_id = save_board(engine, run_id=run, date=DAY, slot="starbattle-medium", position=1,
-                           board=accepted(puzzle, seed=seed), effort=EFFORT)
+    puzzle_id = save_board(
+        engine,
+        run_id=run,
+        date=DAY,
+        slot="starbattle-medium",
+        position=1,
+        board=accepted(puzzle, seed=seed),
+        effort=EFFORT,
+    )
     assert puzzle_id is not None
     with Session(engine) as session:
         assert session.get(PuzzleRecord, puzzle_id).seed == seed
     [board] = day_boards(engine, DAY)
     assert (board.slot, board.position, board.band, board.difficulty, board.candidates) == (
-        "starbattle-medium", 1, "medium", 500, 12)
+        "starbattle-medium",
+        1,
+        "medium",
+        500,
+        12,
+    )
     again = board.puzzle()
     assert again.regions == puzzle.regions and again.solution == puzzle.solution
     assert is_solution(again, board.star_mask)
@@ -129,25 +141,36 @@ def test_a_failure_inside_the_transaction_leaves_nothing(engine, real_puzzles) -
 
 
 def test_one_board_per_date_and_slot(engine, real_puzzles) -> None:
-    first = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[0]),
-                       effort=EFFORT)
-    second = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[1]),
-                        effort=EFFORT)
+    first = save_board(
+        engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[0]), effort=EFFORT
+    )
+    second = save_board(
+        engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[1]), effort=EFFORT
+    )
     assert first is not None and second is None
     assert count(engine, PuzzleRecord) == 1 and count(engine, SolvePath) == 1  # the loser's board is discarded
     [stats] = slot_stats(engine)
     assert (stats.attempts, stats.accepted, stats.lost) == (2, 1, 1)
     [board] = day_boards(engine, DAY)
     assert board.puzzle_id == first
-    replaced = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[1]),
-                          effort=EFFORT, replace=True)
+    replaced = save_board(
+        engine,
+        run_id=None,
+        date=DAY,
+        slot="a",
+        position=0,
+        board=accepted(real_puzzles[1]),
+        effort=EFFORT,
+        replace=True,
+    )
     [board] = day_boards(engine, DAY)
     assert replaced is not None and board.puzzle_id == replaced
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_two_concurrent_writers_on_one_database_schedule_one_board(backend: str, tmp_path: Path, real_puzzles,
-                                                                   request) -> None:
+def test_two_concurrent_writers_on_one_database_schedule_one_board(
+    backend: str, tmp_path: Path, real_puzzles, request
+) -> None:
     if backend == "sqlite":
         url = f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}"
     else:
@@ -158,8 +181,17 @@ def test_two_concurrent_writers_on_one_database_schedule_one_board(backend: str,
 
     def write(index: int) -> None:
         barrier.wait()
-        results.append(save_board(engines[index % 2], run_id=None, date=DAY, slot="a", position=0,
-                                  board=accepted(real_puzzles[index], seed=index), effort=EFFORT))
+        results.append(
+            save_board(
+                engines[index % 2],
+                run_id=None,
+                date=DAY,
+                slot="a",
+                position=0,
+                board=accepted(real_puzzles[index], seed=index),
+                effort=EFFORT,
+            )
+        )
 
     threads = [threading.Thread(target=write, args=(i,)) for i in range(len(real_puzzles))]
     for thread in threads:
@@ -200,8 +232,9 @@ def test_layout_bank_resumes_and_counts_uses(engine, real_puzzles) -> None:
 
 
 def test_regrade_finds_paths_of_older_solver_versions(engine, real_puzzles) -> None:
-    puzzle_id = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[0]),
-                           effort=EFFORT)
+    puzzle_id = save_board(
+        engine, run_id=None, date=DAY, slot="a", position=0, board=accepted(real_puzzles[0]), effort=EFFORT
+    )
     assert puzzles_without_path(engine, "s1") == []
     assert puzzles_without_path(engine, "s2") == [puzzle_id]
     assert save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])

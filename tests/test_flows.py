@@ -42,7 +42,11 @@ def harness() -> Iterator[None]:
 
 
 def write_config(
-    tmp_path: Path, *, slots: list[dict[str, Any]] | None = SMALL_SLOTS, workers: int = 1, database_url: str | None = None
+    tmp_path: Path,
+    *,
+    slots: list[dict[str, Any]] | None = SMALL_SLOTS,
+    workers: int = 1,
+    database_url: str | None = None,
 ) -> str:
     pipeline: dict[str, Any] = {
         "database_url": database_url or f"sqlite:///{tmp_path / 'starbattle.db'}",
@@ -79,7 +83,11 @@ def check_whole_boards(config: str, day: dt.date, slots: list[dict[str, Any]]) -
     for board in boards:
         slot = by_name[board.slot]
         assert (board.game, board.size, board.stars, board.band) == (
-            slot["game"], slot["size"], slot["stars"], slot["band"])
+            slot["game"],
+            slot["size"],
+            slot["stars"],
+            slot["band"],
+        )
         puzzle = board.puzzle()
         result = count_solutions(puzzle, limit=2)
         assert result.exact and result.count == 1 and result.solutions[0] == puzzle.solution

@@ -245,7 +245,9 @@ def test_format_detection(tmp_path) -> None:
 
 def test_json_lines_end_only_at_newlines() -> None:
     """A JSON string may hold U+2028 (a line separator to str.splitlines) and stays one line of JSON Lines."""
-    text = json.dumps({"id": "odd\u2028id", "regions": FIVE}, ensure_ascii=False) + "\r\n" + json.dumps({"regions": FIVE})
+    text = (
+        json.dumps({"id": "odd\u2028id", "regions": FIVE}, ensure_ascii=False) + "\r\n" + json.dumps({"regions": FIVE})
+    )
     assert [p.id for p in parse_puzzles(text)] == ["odd\u2028id", None]
 
 
@@ -364,7 +366,7 @@ def test_garbage_gives_a_puzzle_or_a_puzzle_error(content) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.text(alphabet="ABCDE.#*01²٣ \n:{}[]\",?/", max_size=80))
+@given(st.text(alphabet='ABCDE.#*01²٣ \n:{}[]",?/', max_size=80))
 def test_near_miss_garbage_gives_a_puzzle_or_a_puzzle_error(content: str) -> None:
     parse_or_error(content)
 
@@ -374,7 +376,7 @@ def _mutate_text(text: str, data: st.DataObject) -> str:
     kind = data.draw(st.sampled_from(["symbol", "drop row", "drop char", "new symbol", "insert", "dup row"]))
     i = data.draw(st.integers(0, len(text) - 1)) if text else 0
     if kind == "symbol":
-        return text[:i] + data.draw(st.sampled_from("ABCZz09.#*: \n{}[]\"/")) + text[i + 1 :]
+        return text[:i] + data.draw(st.sampled_from('ABCZz09.#*: \n{}[]"/')) + text[i + 1 :]
     if kind == "drop row" and len(lines) > 1:
         del lines[data.draw(st.integers(0, len(lines) - 1))]
         return "\n".join(lines)

@@ -97,8 +97,20 @@ def test_board_json_is_the_shared_puzzle_object_plus_scores() -> None:
     board = generation.board
     assert board is not None
     obj = board_to_json(board, generation.counters)
-    for key in ("game", "size", "stars", "regions", "solution", "band", "difficulty", "fun", "looks", "seed",
-                "version", "counters"):
+    for key in (
+        "game",
+        "size",
+        "stars",
+        "regions",
+        "solution",
+        "band",
+        "difficulty",
+        "fun",
+        "looks",
+        "seed",
+        "version",
+        "counters",
+    ):
         assert key in obj
     back = puzzle_from_json(json.loads(json.dumps(obj)))
     assert back.solution == board.puzzle.solution
@@ -111,8 +123,10 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["generate", "--game", "queens", "--size", "7", "--stars", "1", "--band", "easy",
-                        "--seed", "0", "--json"], capsys)
+    code, out, _ = run(
+        ["generate", "--game", "queens", "--size", "7", "--stars", "1", "--band", "easy", "--seed", "0", "--json"],
+        capsys,
+    )
     assert code == 0
     obj = json.loads(out)
     assert obj["band"] == "easy" and obj["seed"] == 0 and obj["counters"]["candidates"] >= 1
@@ -122,8 +136,9 @@ def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_shows_the_board_and_its_scores(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["generate", "--game", "queens", "--size", "7", "--band", "easy", "--ascii"], capsys)
     assert code == 0 and "*" not in out  # the puzzle, not its answer
-    code, with_stars, _ = run(["generate", "--game", "queens", "--size", "7", "--band", "easy", "--ascii",
-                               "--solution"], capsys)
+    code, with_stars, _ = run(
+        ["generate", "--game", "queens", "--size", "7", "--band", "easy", "--ascii", "--solution"], capsys
+    )
     assert code == 0 and with_stars.count("*") == 7
     assert "easy, difficulty" in out and "fun" in out and "looks" in out and "candidates" in out
 

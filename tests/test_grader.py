@@ -43,8 +43,11 @@ def random_regions(size: int, rng: random.Random) -> list[list[int]]:
     frontier = list(cells)
     while frontier:
         r, c = frontier.pop(rng.randrange(len(frontier)))
-        free = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if 0 <= r + dr < size and 0 <= c + dc < size and owner[r + dr][c + dc] < 0]
+        free = [
+            (r + dr, c + dc)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= r + dr < size and 0 <= c + dc < size and owner[r + dr][c + dc] < 0
+        ]
         if free:
             rr, cc = rng.choice(free)
             owner[rr][cc] = owner[r][c]
@@ -64,7 +67,12 @@ def assert_sound(puzzle: Puzzle, solution: int) -> None:
 # every board of every file and reports soundness and completion for all of them.
 @pytest.mark.parametrize(
     "name, step",
-    [("starbattle/handmade.jsonl", 1), ("queens/linkedin.jsonl", 6), ("queens/community.jsonl", 8), ("starbattle/archive.jsonl", 0)],
+    [
+        ("starbattle/handmade.jsonl", 1),
+        ("queens/linkedin.jsonl", 6),
+        ("queens/community.jsonl", 8),
+        ("starbattle/archive.jsonl", 0),
+    ],
 )
 def test_shared_puzzles_are_solved_soundly(name: str, step: int) -> None:
     puzzles = list(read_jsonl(str(shared_file(name))))
@@ -96,8 +104,14 @@ def test_the_deepest_hypotheticals_hold_in_every_solution() -> None:
         puzzle = Puzzle.from_grid(random_regions(6, random.Random(seed)), 1)
         solutions = brute_force_solutions(puzzle)
         geometry = Geometry(puzzle)
-        found = [assumption(geometry, State(0, 0), assume=assume, level=CASES, budget=0, depth=3) for assume in ("star", "empty")]
-        found += [unit_chains(geometry, State(0, 0), kind=kind, limit=60, level=CASES, wide=True) for kind in ("regions", "lines")]
+        found = [
+            assumption(geometry, State(0, 0), assume=assume, level=CASES, budget=0, depth=3)
+            for assume in ("star", "empty")
+        ]
+        found += [
+            unit_chains(geometry, State(0, 0), kind=kind, limit=60, level=CASES, wide=True)
+            for kind in ("regions", "lines")
+        ]
         for deduction in filter(None, found):
             fired += 1
             fired_on_many += len(solutions) > 1
@@ -155,11 +169,21 @@ def test_difficulty_is_the_sum_of_step_costs_and_bands_follow_the_config() -> No
     assert result.difficulty == sum(step.cost for step in result.steps)
     assert result.hardest is not None and result.hardest.cost == max(step.cost for step in result.steps)
     assert result.steps.index(result.hardest) == round(result.climax * (len(result.steps) - 1))
-    assert grade(puzzle, GradingConfig(easy_below=result.difficulty + 1, medium_below=10**6, hard_below=10**7)).band == "easy"
+    assert (
+        grade(puzzle, GradingConfig(easy_below=result.difficulty + 1, medium_below=10**6, hard_below=10**7)).band
+        == "easy"
+    )
     assert grade(puzzle, GradingConfig(easy_below=1, medium_below=2, hard_below=result.difficulty)).band == "expert"
     config = GradingConfig()
     assert [config.band(d) for d in (0, 399, 400, 1799, 1800, 7999, 8000)] == [
-        "easy", "easy", "medium", "medium", "hard", "hard", "expert"]
+        "easy",
+        "easy",
+        "medium",
+        "medium",
+        "hard",
+        "hard",
+        "expert",
+    ]
 
 
 def test_queens_bands_follow_the_tiers() -> None:
@@ -191,7 +215,9 @@ def test_experience_score_parts() -> None:
     puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
     fun = grade(puzzle).experience
     assert 0 <= fun.fun <= 100
-    assert fun.fun == pytest.approx(fun.climax_points + fun.aha_points + fun.follow_up_points + fun.grind_points, abs=0.2)
+    assert fun.fun == pytest.approx(
+        fun.climax_points + fun.aha_points + fun.follow_up_points + fun.grind_points, abs=0.2
+    )
     assert 0 <= fun.climax <= 1 and 0 <= fun.follow_up <= 1 and fun.grind >= 0 and fun.aha >= 0
     # Moving the climax window past this board's climax gives full climax points; before it, none.
     late = GradingConfig.model_validate({"experience": {"climax_best": 0.99, "climax_worst": 1.0}})
@@ -226,7 +252,14 @@ def test_disabled_technique_is_not_used() -> None:
 
 def test_no_solution_ends_stuck_with_the_broken_rule() -> None:
     # Rows 5 and 6 both lie inside region F: two stars for a one-star region.
-    grid = [[0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 2], [3, 3, 3, 2, 2, 2], [3, 3, 4, 4, 2, 2], [5, 5, 5, 5, 5, 5], [5, 5, 5, 5, 5, 5]]
+    grid = [
+        [0, 0, 0, 1, 1, 1],
+        [0, 0, 1, 1, 1, 2],
+        [3, 3, 3, 2, 2, 2],
+        [3, 3, 4, 4, 2, 2],
+        [5, 5, 5, 5, 5, 5],
+        [5, 5, 5, 5, 5, 5],
+    ]
     grid[3] = [3, 3, 4, 4, 2, 2]
     grid[2] = [3, 3, 4, 2, 2, 2]
     result = grade(Puzzle.from_grid(grid, 1))

@@ -9,8 +9,12 @@ import starbattle_cli.commands_grade  # noqa: F401  (registers the commands unti
 from conftest import run_starbattle, shared_file
 
 # Rows 5 and 6 lie in region F on a one-star board: no solution, so the grader cannot finish.
-BROKEN = {"game": "starbattle", "size": 6, "stars": 1,
-          "regions": ["AAABBB", "AABBBC", "DDDCCC", "DDEECC", "FFFFFF", "FFFFFF"]}
+BROKEN = {
+    "game": "starbattle",
+    "size": 6,
+    "stars": 1,
+    "regions": ["AAABBB", "AABBBC", "DDDCCC", "DDEECC", "FFFFFF", "FFFFFF"],
+}
 
 
 def run(capsys, monkeypatch, *args: str, stdin: str | None = None) -> tuple[int, str, str]:

@@ -13,7 +13,16 @@ from starbattle_core.grader.blocks import block_cover, region_blocks, remainder_
 from starbattle_core.grader.cases import pressure, tight_room, unit_cases
 from starbattle_core.grader.counting import union_confinement, union_remainder
 from starbattle_core.grader.hypothetical import assumption, unit_chains
-from starbattle_core.grader.propagation import ATTACK, CASES, CONFINE, TRIVIAL, chain_capacity, fits, placements, propagate
+from starbattle_core.grader.propagation import (
+    ATTACK,
+    CASES,
+    CONFINE,
+    TRIVIAL,
+    chain_capacity,
+    fits,
+    placements,
+    propagate,
+)
 from starbattle_core.grader.table import STARBATTLE_TECHNIQUES
 from starbattle_core.puzzle import Cells, Puzzle, is_solution
 
@@ -103,7 +112,9 @@ def test_one_star_attack() -> None:
 
 def test_region_inside_a_line() -> None:
     g = board(SIX)
-    found = union_confinement(g, marks(["??????", "??????", "??????", "..????", "??????", "??????"]), inner="regions", size=1)
+    found = union_confinement(
+        g, marks(["??????", "??????", "??????", "..????", "??????", "??????"]), inner="regions", size=1
+    )
     assert found is not None and found.empties == cells(g, "R3C4", "R3C5", "R3C6")
     assert found.sentence.startswith("region D lies inside row 3")
     assert union_confinement(g, marks(OPEN6), inner="regions", size=1) is None
@@ -217,7 +228,9 @@ def test_room_and_propagation() -> None:
     start = marks(["*?????", *OPEN6[1:]])
     outcome = propagate(g, start.stars, start.empty, TRIVIAL)
     assert outcome.contradiction is None
-    assert outcome.empty & cells(g, "R1C2", "R2C1", "R2C2", "R1C6", "R6C1") == cells(g, "R1C2", "R2C1", "R2C2", "R1C6", "R6C1")
+    assert outcome.empty & cells(g, "R1C2", "R2C1", "R2C2", "R1C6", "R6C1") == cells(
+        g, "R1C2", "R2C1", "R2C2", "R1C6", "R6C1"
+    )
     touching = marks(["*?????", "?*????", *OPEN6[2:]])
     assert propagate(g, touching.stars, touching.empty, TRIVIAL).contradiction == "two stars would touch"
     assert propagate(g, 0, 0, ATTACK).contradiction is None

@@ -318,8 +318,12 @@ def test_sampling_is_deterministic_by_seed() -> None:
 
 # --- the real puzzles ----------------------------------------------------------------------------------
 
-REAL_PUZZLES = ["starbattle/archive.jsonl", "starbattle/handmade.jsonl", "queens/linkedin.jsonl",
-                "queens/community.jsonl"]
+REAL_PUZZLES = [
+    "starbattle/archive.jsonl",
+    "starbattle/handmade.jsonl",
+    "queens/linkedin.jsonl",
+    "queens/community.jsonl",
+]
 
 
 @pytest.mark.parametrize("relative", REAL_PUZZLES)

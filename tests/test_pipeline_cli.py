@@ -27,10 +27,16 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A config pointing at a database under tmp_path, chosen through $STARBATTLE_CONFIG."""
     config = tmp_path / "starbattle.yaml"
-    config.write_text(yaml.safe_dump({"pipeline": {
-        "database_url": f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}",
-        "prefect_home": str(tmp_path / "prefect"),
-    }}))
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "pipeline": {
+                    "database_url": f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}",
+                    "prefect_home": str(tmp_path / "prefect"),
+                }
+            }
+        )
+    )
     monkeypatch.setenv("STARBATTLE_CONFIG", str(config))
     return tmp_path
 
@@ -43,14 +49,18 @@ def nothing_written(root: Path) -> bool:
     ("argv", "message"),
     [
         (["daily", "--date", "2026-02-30"], "error: --date '2026-02-30' is not a date: expected YYYY-MM-DD"),
-        (["backfill", "--start", "2026-11-05", "--end", "2026-11-01"],
-         "error: date range 2026-11-05..2026-11-01 is empty: the end comes before the start"),
+        (
+            ["backfill", "--start", "2026-11-05", "--end", "2026-11-01"],
+            "error: date range 2026-11-05..2026-11-01 is empty: the end comes before the start",
+        ),
         (["backfill", "--start", "2026-01-01", "--end", "2226-01-01"], "error: date range 2026-01-01..2226-01-01 has"),
         (["stats", "--start", "tomorrow"], "error: --start 'tomorrow' is not a date"),
         (["export", "--format", "xml"], "error: --format 'xml': expected one of json, jsonl, puzzlink"),
     ],
 )
-def test_bad_dates_and_options(project: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+def test_bad_dates_and_options(
+    project: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
@@ -71,11 +81,22 @@ def test_unwritable_database(project: Path, capsys: pytest.CaptureFixture[str]) 
     blocker = project / "not-a-folder"
     blocker.write_text("")
     config = project / "starbattle.yaml"
-    config.write_text(yaml.safe_dump({"pipeline": {"database_url": f"sqlite:///{blocker}/starbattle.db",
-                                                    "prefect_home": str(project / "prefect")}}))
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "pipeline": {
+                    "database_url": f"sqlite:///{blocker}/starbattle.db",
+                    "prefect_home": str(project / "prefect"),
+                }
+            }
+        )
+    )
     code, out, err = run(["backfill", "--start", "2026-11-01", "--end", "2026-11-02"], capsys)
     assert code == 2 and out == ""
-    assert err.startswith(f"error: database sqlite:///{blocker}/starbattle.db: cannot create folder") and err.count("\n") == 1
+    assert (
+        err.startswith(f"error: database sqlite:///{blocker}/starbattle.db: cannot create folder")
+        and err.count("\n") == 1
+    )
     assert nothing_written(project) and blocker.read_text() == ""
 
 
@@ -83,18 +104,41 @@ def test_unwritable_database(project: Path, capsys: pytest.CaptureFixture[str]) 
 def stored_day(project: Path) -> list:
     """Two real archive boards stored as a day's schedule, as the daily flow would store them."""
     engine = open_database(f"sqlite:///{project / 'db' / 'starbattle.db'}")
-    puzzles = list(itertools.islice(
-        (p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10 and p.stars == 2), 2))
-    effort = Effort(attempt=0, seed=1, candidates=3, repair_rounds=1, rejections={"ambiguous": 2},
-                    stage_seconds={"growth": 0.1}, seconds=0.5)
+    puzzles = list(
+        itertools.islice(
+            (p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10 and p.stars == 2), 2
+        )
+    )
+    effort = Effort(
+        attempt=0,
+        seed=1,
+        candidates=3,
+        repair_rounds=1,
+        rejections={"ambiguous": 2},
+        stage_seconds={"growth": 0.1},
+        seconds=0.5,
+    )
     for position, (slot, puzzle) in enumerate(zip(("starbattle-easy", "starbattle-medium"), puzzles)):
         shared = puzzle_to_json(puzzle, puzzle.solution)
-        board = AcceptedBoard(game="starbattle", size=10, stars=2, regions=shared["regions"],
-                              solution=shared["solution"], difficulty=300 + position, band=slot.split("-")[1],
-                              fun=80.0, looks=60.0, seed=position, generator_version="g", solver_version="s",
-                              steps={"steps": []}, layout_rows=layout_rows_bytes(shared["solution"], 10))
-        save_board(engine, run_id=None, date=dt.date(2026, 11, 29), slot=slot, position=position, board=board,
-                   effort=effort)
+        board = AcceptedBoard(
+            game="starbattle",
+            size=10,
+            stars=2,
+            regions=shared["regions"],
+            solution=shared["solution"],
+            difficulty=300 + position,
+            band=slot.split("-")[1],
+            fun=80.0,
+            looks=60.0,
+            seed=position,
+            generator_version="g",
+            solver_version="s",
+            steps={"steps": []},
+            layout_rows=layout_rows_bytes(shared["solution"], 10),
+        )
+        save_board(
+            engine, run_id=None, date=dt.date(2026, 11, 29), slot=slot, position=position, board=board, effort=effort
+        )
     return puzzles
 
 
@@ -103,7 +147,9 @@ def test_show_and_export_read_a_day_back(stored_day: list, capsys: pytest.Captur
     assert code == 0
     objects = [json.loads(line) for line in out.splitlines()]
     assert [(o["date"], o["slot"], o["band"], o["difficulty"]) for o in objects] == [
-        ("2026-11-29", "starbattle-easy", "easy", 300), ("2026-11-29", "starbattle-medium", "medium", 301)]
+        ("2026-11-29", "starbattle-easy", "easy", 300),
+        ("2026-11-29", "starbattle-medium", "medium", 301),
+    ]
     assert {"game", "size", "stars", "regions", "solution", "band", "difficulty", "fun", "looks"} <= set(objects[0])
     assert objects[0]["regions"] == puzzle_to_json(stored_day[0])["regions"]
 

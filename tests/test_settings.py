@@ -62,8 +62,10 @@ def test_config_hash_follows_the_settings() -> None:
         ({"slotz": []}, "pipeline.slotz: unknown key"),
         ({"budget_seconds": "fast"}, "pipeline.budget_seconds: Input should be a valid number"),
         ({"slots": [{**SLOT, "size": "ten"}]}, "pipeline.slots[0].size: Input should be a valid integer"),
-        ({"slots": [SLOT, {k: v for k, v in SLOT.items() if k != "band"} | {"name": "t"}]},
-         "pipeline.slots[1].band: missing"),
+        (
+            {"slots": [SLOT, {k: v for k, v in SLOT.items() if k != "band"} | {"name": "t"}]},
+            "pipeline.slots[1].band: missing",
+        ),
         ({"slots": [SLOT, {**SLOT, "band": "hard"}]}, "pipeline.slots: [1].name 's' repeats the name of [0]"),
         ({"slots": [{**SLOT, "size": 7}]}, "pipeline.slots[0].stars: no layout exists for a 7x7 board with 2"),
         ({"slots": [{**SLOT, "game": "queens", "stars": 2}]}, "pipeline.slots[0].stars: queens has one queen"),

@@ -161,9 +161,7 @@ def _fill_leftovers(
     return tuple(owner)
 
 
-def grow_queens_regions(
-    size: int, queens: Cells, rng: random.Random, config: GeneratorConfig | None = None
-) -> Growth:
+def grow_queens_regions(size: int, queens: Cells, rng: random.Random, config: GeneratorConfig | None = None) -> Growth:
     """Regions for a Queens layout: one per queen, grown from the queen's cell with mixed appetites."""
     config = config or GeneratorConfig()
     g = grid(size)

@@ -1,13 +1,13 @@
 """The generator's stages for one candidate, each a plain function that returns what it made or why it rejected.
 
-    draw_layout      stage 1: a uniformly random star layout (never "least used first")
-    grow_regions     stages 2-3: Star Battle or Queens region growth around it
-    repair           stage 4 (repair.py): impostor moves until the intended solution is the only one
-    grade_for_slot   stages 5-6: the step solver, capped for the easier bands (easy hunting by volume)
-    judge            stages 5, 7: stuck, band and fun verdicts
-    looks_score      stage 8 (looks.py)
-    tune             stage 9 (tuning.py)
-    near_duplicate   stage 10 (similarity.py)
+draw_layout      stage 1: a uniformly random star layout (never "least used first")
+grow_regions     stages 2-3: Star Battle or Queens region growth around it
+repair           stage 4 (repair.py): impostor moves until the intended solution is the only one
+grade_for_slot   stages 5-6: the step solver, capped for the easier bands (easy hunting by volume)
+judge            stages 5, 7: stuck, band and fun verdicts
+looks_score      stage 8 (looks.py)
+tune             stage 9 (tuning.py)
+near_duplicate   stage 10 (similarity.py)
 """
 
 from __future__ import annotations

@@ -18,7 +18,9 @@ def star_neighbours(geometry: Geometry, state: State) -> Deduction | None:
         gone = geometry.neighbours[cell] & open_cells
         if gone:
             name = geometry.cell_name(cell)
-            return Deduction(0, gone, (), f"{name} is a star, so the cells touching it are empty: {geometry.names(gone)}")
+            return Deduction(
+                0, gone, (), f"{name} is a star, so the cells touching it are empty: {geometry.names(gone)}"
+            )
     return None
 
 
@@ -29,7 +31,10 @@ def unit_complete(geometry: Geometry, state: State) -> Deduction | None:
         gone = unit.mask & open_cells
         if gone and geometry.need(unit, state) == 0:
             return Deduction(
-                0, gone, (unit.label,), f"{unit.label} has all its stars, so its other cells are empty: {geometry.names(gone)}"
+                0,
+                gone,
+                (unit.label,),
+                f"{unit.label} has all its stars, so its other cells are empty: {geometry.names(gone)}",
             )
     return None
 

@@ -76,7 +76,9 @@ def region_blocks(geometry: Geometry, state: State) -> Deduction | None:
             continue
         stars, empties = _one_per_block(geometry, open_cells, blocks)
         if stars or empties:
-            return Deduction(stars, empties, (unit.label,), _sentence(geometry, unit.label, need, blocks, stars, empties))
+            return Deduction(
+                stars, empties, (unit.label,), _sentence(geometry, unit.label, need, blocks, stars, empties)
+            )
     return None
 
 
@@ -106,7 +108,9 @@ def _sentence(geometry: Geometry, what: str, need: int, blocks: list[Cells], sta
     if stars:
         parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
     if empties:
-        parts.append(f"{geometry.names(empties)} {'touches' if empties.bit_count() == 1 else 'touch'} a whole block, so empty")
+        parts.append(
+            f"{geometry.names(empties)} {'touches' if empties.bit_count() == 1 else 'touch'} a whole block, so empty"
+        )
     return f"{what} must hold {need} stars and fits in {need} 2x2 blocks ({shown}), one star each: " + "; ".join(parts)
 
 

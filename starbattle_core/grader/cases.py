@@ -35,7 +35,9 @@ def unit_cases(geometry: Geometry, state: State, *, kind: str, limit: int) -> De
         hit = open_cells & ~unit.mask & found.emptied
         never = own & ~found.anywhere
         if always or never or hit:
-            return Deduction(always, never | hit, (unit.label,), _cases_sentence(geometry, unit, need, ways, always, never, hit))
+            return Deduction(
+                always, never | hit, (unit.label,), _cases_sentence(geometry, unit, need, ways, always, never, hit)
+            )
     return None
 
 

@@ -30,7 +30,9 @@ class Confinement:
     extra: int
 
 
-def confinements(geometry: Geometry, state: State, inner: str, size: int, *, tight: bool = False) -> Iterator[Confinement]:
+def confinements(
+    geometry: Geometry, state: State, inner: str, size: int, *, tight: bool = False
+) -> Iterator[Confinement]:
     """Every confinement of inner units ("regions" or "lines") in units of the other kind with `size` units on
     the larger side, rows before columns, in index order: with `tight`, only those whose two sides need as many
     stars (read lazily: the first one is a deduction); otherwise only those whose outer side needs more
@@ -75,9 +77,15 @@ def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
     n = geometry.size
     region_of = geometry.puzzle.regions
     if inner == "regions":
-        pairs = [(geometry.regions, geometry.rows, lambda cell: cell // n), (geometry.regions, geometry.columns, lambda cell: cell % n)]
+        pairs = [
+            (geometry.regions, geometry.rows, lambda cell: cell // n),
+            (geometry.regions, geometry.columns, lambda cell: cell % n),
+        ]
     else:
-        pairs = [(geometry.rows, geometry.regions, region_of.__getitem__), (geometry.columns, geometry.regions, region_of.__getitem__)]
+        pairs = [
+            (geometry.rows, geometry.regions, region_of.__getitem__),
+            (geometry.columns, geometry.regions, region_of.__getitem__),
+        ]
     found = []
     for inner_units, outer_units, outer_of in pairs:
         active = tuple(u for u in inner_units if u.mask & open_cells)
@@ -111,7 +119,14 @@ def _span(known: dict[Cells, int], own: Cells, outer_of: Callable[[int], int]) -
 def _search(geometry: Geometry, side: _Side, size: int, tight: bool) -> Iterator[Confinement]:
     # Which inner units fit in which outer ones depends on the spans alone, and spans change far less often than
     # the marks: the search is kept across steps, keyed by them (the needs and cells are read afresh below).
-    key = ("unions", side.inner_units[0].kind, side.outer_units[0].kind, size, tuple(u.index for u in side.active), side.spans)
+    key = (
+        "unions",
+        side.inner_units[0].kind,
+        side.outer_units[0].kind,
+        size,
+        tuple(u.index for u in side.active),
+        side.spans,
+    )
     combos = geometry.lasting.get(key)
     if combos is None:
         combos = geometry.lasting[key] = _unions(side.spans, size)

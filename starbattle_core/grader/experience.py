@@ -67,15 +67,24 @@ def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int)
         grind = max(grind, run)
 
     follow_up = sum(quick) / len(steps)
-    climax_points = config.climax_weight * _clamp((config.climax_worst - climax) / (config.climax_worst - config.climax_best))
+    climax_points = config.climax_weight * _clamp(
+        (config.climax_worst - climax) / (config.climax_worst - config.climax_best)
+    )
     aha_points = config.aha_weight * min(aha, config.aha_target) / config.aha_target
     outside = max(config.follow_low - follow_up, follow_up - config.follow_high, 0.0)
     follow_points = config.follow_weight * _clamp(1 - outside / config.follow_tolerance)
     grind_points = config.grind_weight * _clamp(1 - max(0, grind - config.grind_free) / config.grind_span)
     fun = climax_points + aha_points + follow_points + grind_points
     return Experience(
-        round(fun, 1), round(climax, 3), aha, round(follow_up, 3), grind,
-        round(climax_points, 1), round(aha_points, 1), round(follow_points, 1), round(grind_points, 1),
+        round(fun, 1),
+        round(climax, 3),
+        aha,
+        round(follow_up, 3),
+        grind,
+        round(climax_points, 1),
+        round(aha_points, 1),
+        round(follow_points, 1),
+        round(grind_points, 1),
     )
 
 

@@ -49,7 +49,8 @@ class Geometry:
         self.rows = tuple(Unit("row", i, m, k, f"row {i + 1}") for i, m in enumerate(puzzle.row_masks))
         self.columns = tuple(Unit("column", i, m, k, f"column {i + 1}") for i, m in enumerate(puzzle.col_masks))
         self.regions = tuple(
-            Unit("region", i, m, k, f"region {puzzle.unit_label('region', i)}") for i, m in enumerate(puzzle.region_masks)
+            Unit("region", i, m, k, f"region {puzzle.unit_label('region', i)}")
+            for i, m in enumerate(puzzle.region_masks)
         )
         self.lines = self.rows + self.columns
         # Rows, columns, regions: the units whose quota the rules state.
@@ -87,11 +88,11 @@ class Geometry:
         self.region_masks = tuple(u.mask for u in self.regions)
         self.line_masks = self.row_masks + self.column_masks
         # For every unit of `units`: the cells of every unit crossing it (their stars decide what it may take).
-        self.zones = tuple(reduce(or_, (other for other in self.unit_masks if other & mask)) for mask in self.unit_masks)
-        # For every cell, the positions in `units` of its row, its column and its region.
-        self.units_of_cell = tuple(
-            (cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n)
+        self.zones = tuple(
+            reduce(or_, (other for other in self.unit_masks if other & mask)) for mask in self.unit_masks
         )
+        # For every cell, the positions in `units` of its row, its column and its region.
+        self.units_of_cell = tuple((cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n))
 
     def initial_state(self) -> State:
         return State(self.puzzle.given_stars, self.puzzle.given_empty)

@@ -23,7 +23,9 @@ _DEEP_CANDIDATES = 24  # a depth-2 chain of chains starts only from this many of
 _WIDE_PASSES = 12  # sweeps a whole-board chain of chains may make (each must refute something to go on)
 
 
-def assumption(geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int) -> Deduction | None:
+def assumption(
+    geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int
+) -> Deduction | None:
     """The first open cell (tightest units first; at depth 3, widest collapse first) for which assuming `assume`
     ("star" or "empty") leads to a contradiction within `budget` rounds of `level` propagation, at nesting `depth`
     (1, 2 or 3)."""
@@ -55,10 +57,13 @@ def _candidates(geometry: Geometry, state: State) -> list[int]:
     return found
 
 
-def _widest_collapse_first(geometry: Geometry, state: State, candidates: list[int], assume: str, level: int) -> list[int]:
+def _widest_collapse_first(
+    geometry: Geometry, state: State, candidates: list[int], assume: str, level: int
+) -> list[int]:
     """The candidates ordered by how much their plain chain decides, most first (ties: tightest first): the
     assumption that collapses the most is the likeliest to end in a contradiction, and the first one found is
     the step. The plain chains of this state are already known (the cheaper hypotheticals ran them)."""
+
     def decided(cell: int) -> int:
         outcome = _refute(geometry, state, cell, assume, level, 1)
         return (outcome.stars & ~state.stars).bit_count() * geometry.size + (outcome.empty & ~state.empty).bit_count()
@@ -172,7 +177,8 @@ def unit_chains(
             sentence = (
                 f"{unit.label} can take its {need} star{'s' if need > 1 else ''} {len(ways)} ways"
                 + (f" ({dropped} of them collapse)" if dropped else "")
-                + "; following each one to its end, they all agree: " + "; ".join(parts)
+                + "; following each one to its end, they all agree: "
+                + "; ".join(parts)
             )
             return Deduction(stars, empty, (unit.label,), sentence)
     return None

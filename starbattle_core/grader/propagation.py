@@ -87,20 +87,25 @@ def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Ce
     neighbours = geometry.neighbours
     if unit.kind == "row":
         path, step = bits >> (unit.index * n), 1
+
         def at(position: int) -> Cells:
             return 1 << (unit.index * n + position)
     elif unit.kind == "column":
         path, step = bits >> unit.index, n
+
         def at(position: int) -> Cells:
             return 1 << (unit.index + position)
     elif unit.kind == "rows":
         path, step = ((bits >> (unit.index * n)) | (bits >> ((unit.index + 1) * n))) & ((1 << n) - 1), 1
+
         def at(position: int) -> Cells:
             return ((1 << (unit.index * n + position)) | (1 << ((unit.index + 1) * n + position))) & bits
     else:
         path, step = ((bits >> unit.index) | (bits >> (unit.index + 1))) & geometry.columns[0].mask, n
+
         def at(position: int) -> Cells:
             return ((1 << (position + unit.index)) | (1 << (position + unit.index + 1))) & bits
+
     stars = empties = 0
     for run in _runs(path, step):
         if len(run) % 2:

@@ -57,7 +57,9 @@ def _hypotheticals(costs: dict[tuple[str, int, int, int], int]) -> list[Techniqu
         depth_name = {1: "chain", 2: "chain of chains", 3: "whole-board chain of chains"}[depth]
         name = f"assume {assume}, {reach} {depth_name}" + ("" if depth > 1 else f", {chain}")
         code = f"H{assume[0].upper()}{level}{'S' if budget else 'L'}{depth}"
-        rows.append(_t(name, code, cost, "hypothetical", assumption, assume=assume, level=level, budget=budget, depth=depth))
+        rows.append(
+            _t(name, code, cost, "hypothetical", assumption, assume=assume, level=level, budget=budget, depth=depth)
+        )
     return rows
 
 
@@ -76,16 +78,43 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
             _t("tight line", "TL", 9, "blocks", tight_room, kind="lines"),
             _t("tight band", "TB", 28, "blocks", tight_room, kind="bands"),
             *(
-                _t(f"{word} {side} inside {word} {other}, remainder", f"X{k}{side[0].upper()}", cost, "counting",
-                   union_remainder, inner=side, size=k, limit=12)
-                for k, word, cost in ((1, "one", 35), (2, "two", 65), (3, "three", 120), (4, "four", 220), (5, "five", 380))
+                _t(
+                    f"{word} {side} inside {word} {other}, remainder",
+                    f"X{k}{side[0].upper()}",
+                    cost,
+                    "counting",
+                    union_remainder,
+                    inner=side,
+                    size=k,
+                    limit=12,
+                )
+                for k, word, cost in (
+                    (1, "one", 35),
+                    (2, "two", 65),
+                    (3, "three", 120),
+                    (4, "four", 220),
+                    (5, "five", 380),
+                )
                 for side, other in (("regions", "lines"), ("lines", "regions"))
             ),
             _t("region in 2x2 blocks", "BR", 20, "blocks", region_blocks),
             *(
-                _t(f"{word} {side} inside {word} {other}, rest in 2x2 blocks", f"B{k}{side[0].upper()}", cost, "blocks",
-                   remainder_blocks, inner=side, size=k)
-                for k, word, cost in ((1, "one", 40), (2, "two", 70), (3, "three", 130), (4, "four", 240), (5, "five", 400))
+                _t(
+                    f"{word} {side} inside {word} {other}, rest in 2x2 blocks",
+                    f"B{k}{side[0].upper()}",
+                    cost,
+                    "blocks",
+                    remainder_blocks,
+                    inner=side,
+                    size=k,
+                )
+                for k, word, cost in (
+                    (1, "one", 40),
+                    (2, "two", 70),
+                    (3, "three", 130),
+                    (4, "four", 240),
+                    (5, "five", 400),
+                )
                 for side, other in (("regions", "lines"), ("lines", "regions"))
             ),
             _t("line cases, few", "CL3", 12, "blocks", unit_cases, kind="lines", limit=3),
@@ -116,12 +145,48 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = tuple(
             _t("six lines inside six regions", "U6L", 400, "counting", union_confinement, inner="lines", size=6),
             _t("seven regions inside seven lines", "U7R", 500, "counting", union_confinement, inner="regions", size=7),
             _t("seven lines inside seven regions", "U7L", 500, "counting", union_confinement, inner="lines", size=7),
-            _t("region cases followed to the end", "FR", 700, "hypothetical", unit_chains, kind="regions", limit=8, level=CONFINE),
-            _t("line cases followed to the end", "FL", 900, "hypothetical", unit_chains, kind="lines", limit=8, level=CONFINE),
-            _t("region cases followed through chains of chains", "FRW", 3800, "hypothetical", unit_chains, kind="regions",
-               limit=60, level=CASES, wide=True),
-            _t("line cases followed through chains of chains", "FLW", 3840, "hypothetical", unit_chains, kind="lines",
-               limit=60, level=CASES, wide=True),
+            _t(
+                "region cases followed to the end",
+                "FR",
+                700,
+                "hypothetical",
+                unit_chains,
+                kind="regions",
+                limit=8,
+                level=CONFINE,
+            ),
+            _t(
+                "line cases followed to the end",
+                "FL",
+                900,
+                "hypothetical",
+                unit_chains,
+                kind="lines",
+                limit=8,
+                level=CONFINE,
+            ),
+            _t(
+                "region cases followed through chains of chains",
+                "FRW",
+                3800,
+                "hypothetical",
+                unit_chains,
+                kind="regions",
+                limit=60,
+                level=CASES,
+                wide=True,
+            ),
+            _t(
+                "line cases followed through chains of chains",
+                "FLW",
+                3840,
+                "hypothetical",
+                unit_chains,
+                kind="lines",
+                limit=60,
+                level=CASES,
+                wide=True,
+            ),
             *_hypotheticals(
                 {
                     ("star", TRIVIAL, 3, 1): 150,
@@ -168,15 +233,57 @@ QUEENS_TECHNIQUES: tuple[Technique, ...] = (
     _queen("line inside a region", "Q2L", 2, "confinement", union_confinement, inner="lines", size=1),
     _queen("attack from a unit", "Q2A", 2, "confinement", one_star_attack, max_open=999),
     *(
-        _queen(f"{k} {side} inside {k} {other}", f"Q3{side[0].upper()}{k}", 3, "pigeonhole", union_confinement, inner=side, size=k)
+        _queen(
+            f"{k} {side} inside {k} {other}",
+            f"Q3{side[0].upper()}{k}",
+            3,
+            "pigeonhole",
+            union_confinement,
+            inner=side,
+            size=k,
+        )
         for k in range(2, 10)
         for side, other in (("regions", "lines"), ("lines", "regions"))
     ),
-    _queen("assume a queen, chain", "Q4S", 4, "hypothetical", assumption, assume="star", level=ATTACK, budget=0, depth=1),
-    _queen("assume a queen, confine chain", "Q4C", 4, "hypothetical", assumption, assume="star", level=CONFINE, budget=0, depth=1),
-    _queen("assume no queen, chain", "Q4E", 4, "hypothetical", assumption, assume="empty", level=CONFINE, budget=0, depth=1),
-    _queen("assume a queen, chain of chains", "Q4D", 4, "hypothetical", assumption, assume="star", level=CONFINE, budget=0, depth=2),
-    _queen("assume no queen, chain of chains", "Q4F", 4, "hypothetical", assumption, assume="empty", level=CONFINE, budget=0, depth=2),
+    _queen(
+        "assume a queen, chain", "Q4S", 4, "hypothetical", assumption, assume="star", level=ATTACK, budget=0, depth=1
+    ),
+    _queen(
+        "assume a queen, confine chain",
+        "Q4C",
+        4,
+        "hypothetical",
+        assumption,
+        assume="star",
+        level=CONFINE,
+        budget=0,
+        depth=1,
+    ),
+    _queen(
+        "assume no queen, chain", "Q4E", 4, "hypothetical", assumption, assume="empty", level=CONFINE, budget=0, depth=1
+    ),
+    _queen(
+        "assume a queen, chain of chains",
+        "Q4D",
+        4,
+        "hypothetical",
+        assumption,
+        assume="star",
+        level=CONFINE,
+        budget=0,
+        depth=2,
+    ),
+    _queen(
+        "assume no queen, chain of chains",
+        "Q4F",
+        4,
+        "hypothetical",
+        assumption,
+        assume="empty",
+        level=CONFINE,
+        budget=0,
+        depth=2,
+    ),
 )
 
 

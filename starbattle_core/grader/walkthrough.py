@@ -24,9 +24,7 @@ def key_steps(grade: Grade, config: GradingConfig | None = None) -> set[int]:
     return keys
 
 
-def walkthrough_text(
-    puzzle: Puzzle, grade: Grade, config: GradingConfig | None = None, *, ascii: bool = False
-) -> str:
+def walkthrough_text(puzzle: Puzzle, grade: Grade, config: GradingConfig | None = None, *, ascii: bool = False) -> str:
     """The walkthrough as text (``ascii=True``: boards drawn with ASCII characters only)."""
     title = puzzle.id or "puzzle"
     outcome = "solved" if grade.solved else "stuck"
