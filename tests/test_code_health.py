@@ -180,3 +180,12 @@ def test_readme_counts_the_tests() -> None:
     assert _number(said[1]) == int(count[1]), (
         f"README.md says {said[1]} tests, the suite has {count[1]}: re-run .ci/run and update the figure"
     )
+
+
+def test_readme_counts_the_shipped_examples() -> None:
+    """In "verify data/examples.jsonl (N of N unique)", N is the file's number of boards (the CLI tests prove
+    them unique)."""
+    said = re.search(r"verify data/examples\.jsonl` \(([\d,]+) of\s+([\d,]+) unique\)", README)
+    assert said, "README.md: the examples sentence no longer says how many boards verify as unique"
+    boards = len(list(read_puzzles(REPO / "data" / "examples.jsonl")))
+    assert (_number(said[1]), _number(said[2])) == (boards, boards)
