@@ -103,5 +103,5 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     except subprocess.TimeoutExpired:
         process.kill()
         out, err = process.communicate()
-        raise AssertionError(f"{process.args} ran over {RUN_TIMEOUT} s:\n{out[-2000:]}\n{err[-2000:]}") from None
+        raise AssertionError(f"{process.args!r} ran over {RUN_TIMEOUT} s:\n{out[-2000:]}\n{err[-2000:]}") from None
     return process.returncode, out, err
