@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import importlib
+import logging
 import os
 import statistics
 import sys
@@ -122,13 +123,16 @@ def transaction_overhead(config: Path, count: int) -> float:
 def local_cluster(workers: int) -> Any:
     from distributed import LocalCluster
 
+    # The scheduler runs in this process; its INFO lines (every client connecting) would bury the table.
+    logging.getLogger("distributed").setLevel(logging.WARNING)
     return LocalCluster(
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
         protocol="tcp",
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",
+        silence_logs=logging.WARNING,
     )
 
 
@@ -150,9 +154,10 @@ def dask_overhead(address: str, tasks: int) -> tuple[float, float]:
     return batch, statistics.median(latencies)
 
 
-def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float]:
-    """Milliseconds per Prefect task run of a no-op task, in-process (address None) or on the Dask cluster, over an
-    empty flow of the same runner (the flow's own cost subtracted); and that empty flow's milliseconds."""
+def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float, float]:
+    """Milliseconds per Prefect task run of a no-op task, in-process (address None) or on the Dask cluster: its wall
+    time over an empty flow of the same runner (the flow's own cost subtracted), and its submission alone (in the
+    flow's process, one task after another); and the empty flow's milliseconds."""
     from prefect import flow, task
     from prefect.cache_policies import NO_CACHE
     from prefect.task_runners import ThreadPoolTaskRunner
@@ -167,17 +172,20 @@ def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float]:
     def many(count: int) -> None:
         runner = dask_task_runner(address) if address else ThreadPoolTaskRunner(max_workers=1)
         with runner:
+            began = time.perf_counter()
             futures = [runner.submit(noop, parameters={"number": number}) for number in range(count)]
+            submitting.append(time.perf_counter() - began)
             for future in futures:
                 future.result()
 
+    submitting: list[float] = []
     many(count=2)  # warm
     began = time.perf_counter()
     many(count=0)
     empty = time.perf_counter() - began
     began = time.perf_counter()
     many(count=tasks)
-    return 1000 * (time.perf_counter() - began - empty) / tasks, 1000 * empty
+    return 1000 * (time.perf_counter() - began - empty) / tasks, 1000 * submitting[-1] / tasks, 1000 * empty
 
 
 def project_year(rows: dict[str, Throughput], overheads: dict[str, float], workers: int) -> tuple[float, str]:
@@ -185,22 +193,20 @@ def project_year(rows: dict[str, Throughput], overheads: dict[str, float], worke
 
     On the workers, in parallel: per board, the generator's seconds (measured on 1 worker) plus its Prefect task
     run there, spread over the workers at the efficiency measured from 1 to 2 workers. In the one flow process, in
-    series: per board, Dask's per-task cost, publishing as an in-process Prefect task run and one transaction. The
+    series: per board, submitting its Prefect task run to Dask (Prefect serialises its whole context for each),
+    publishing it as an in-process Prefect task run and one transaction. The
     two overlap (boards are published while others are generated), so the longer one sets the pace; then the tail
     (the longest single attempt, which starts last in the worst case) and the flow's own start.
     """
     one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
     efficiency = min(1.0, (two.per_minute / one.per_minute) / 2)
-    on_workers = one.generator_seconds / one.boards + overheads["prefect task run on dask"] / 1000
-    in_flow = (
-        overheads["dask task, submitted in bulk"]
-        + overheads["prefect task run in-process"]
-        + overheads["transaction (SQLite)"]
-    ) / 1000
+    submit = overheads["prefect submission to dask (flow)"]
+    on_workers = one.generator_seconds / one.boards + overheads["prefect task run on a dask worker"] / 1000
+    in_flow = (submit + overheads["prefect task run in-process"] + overheads["transaction (SQLite)"]) / 1000
     parallel = YEAR_BOARDS * on_workers / (workers * efficiency)
     serial = YEAR_BOARDS * in_flow
     total = max(parallel, serial) + one.longest_attempt + overheads["flow start and end"] / 1000
-    limit = "generation on the workers" if parallel >= serial else "the flow process publishing one board at a time"
+    limit = "generation on the workers" if parallel >= serial else "the flow process submitting and publishing"
     return total, limit
 
 
@@ -236,13 +242,16 @@ def main(argv: list[str] | None = None) -> None:
                     name = f"dask, {workers} worker{'s' if workers > 1 else ''}"
                     config = write_config(root / f"dask-{workers}", args.slots, dask_address=cluster.scheduler_address)
                     rows[name] = run_backfill(name, config, start, args.days)
-                    if workers == 2:
+                    if workers == 1:
+                        # One worker: a no-op task's wall time is then the larger of the flow's submission and
+                        # the worker's share (Prefect's task-run bookkeeping there): the worker's, as measured.
                         batch, latency = dask_overhead(cluster.scheduler_address, args.tasks)
                         overheads["dask task, submitted in bulk"] = batch
                         overheads["dask task, one round trip"] = latency
-                        on_dask, _empty = prefect_overhead(cluster.scheduler_address, args.tasks)
-                        overheads["prefect task run on dask"] = on_dask
-            in_process, empty = prefect_overhead(None, args.tasks)
+                        on_dask, submit, _empty = prefect_overhead(cluster.scheduler_address, args.tasks)
+                        overheads["prefect task run on a dask worker"] = on_dask
+                        overheads["prefect submission to dask (flow)"] = submit
+            in_process, _submit, empty = prefect_overhead(None, args.tasks)
             overheads["prefect task run in-process"] = in_process
             overheads["flow start and end"] = empty
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)

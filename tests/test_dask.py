@@ -34,7 +34,7 @@ def cluster() -> Iterator[str]:
     from distributed import LocalCluster
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, protocol="tcp", host="127.0.0.1", dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, protocol="tcp", host="127.0.0.1", dashboard_address=":0"
     ) as local:
         yield local.scheduler_address
 
