@@ -34,7 +34,7 @@ SCHEMA_LOCK = 0x5747_4254
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class Layout(SQLModel, table=True):
