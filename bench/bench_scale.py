@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cloudpickle
+import cloudpickle  # type: ignore[import-untyped]  # ships no type hints
 import yaml
 
 PROJECT = Path(__file__).resolve().parents[1]

@@ -100,7 +100,7 @@ def _run_flow(settings: Settings, kind: str, call: Callable[[Any], Any]) -> Any:
     return state.result()
 
 
-def _check_dask(settings: Settings, dask: Optional[str]) -> None:
+def _check_dask(settings: Settings, dask: str | None) -> None:
     """A cluster run's address, extra and scheduler, checked before anything is written or Prefect starts."""
     address, where = (dask, "--dask") if dask else (settings.pipeline.dask_address, "pipeline.dask_address")
     if address:
@@ -120,7 +120,7 @@ def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Cal
 def daily(
     date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     force: bool = typer.Option(False, "--force", help="Make the date's boards again even when it is complete."),
-    dask: Optional[str] = typer.Option(None, "--dask", help=DASK_HELP),
+    dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
     """Fill the daily slots of a date and print its boards and counters."""
     settings = load_settings()
@@ -153,7 +153,7 @@ def backfill(
     start: str = typer.Option(..., "--start", help="First date (YYYY-MM-DD)."),
     end: str = typer.Option(..., "--end", help="Last date (YYYY-MM-DD), included."),
     force: bool = typer.Option(False, "--force", help="Make complete dates again too."),
-    dask: Optional[str] = typer.Option(None, "--dask", help=DASK_HELP),
+    dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
     """Fill every date of a range on both cores (or a Dask cluster), skipping dates that are already complete."""
     settings = load_settings()

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import run_starbattle
 from pipeline_processes import SMALL_SLOTS, finished, prefect_server, starbattle, write_config
 from postgres_server import fresh_database
@@ -70,14 +69,15 @@ def test_a_backfill_on_the_cluster_the_pool_and_in_process_exports_the_same_byte
 ) -> None:
     runs = {"dask": {"workers": 1}, "pool": {"workers": 2}, "in-process": {"workers": 1}}
     printed = {}
-    for name, pipeline in runs.items():
+    for name, keys in runs.items():
+        pipeline = dict(keys)
         if backend == "postgresql":
             url = fresh_database(request.getfixturevalue("postgres_url"))
         else:
             url = f"sqlite:///{tmp_path / name / 'starbattle.db'}"
         argv = ["backfill", "--start", DATES[0], "--end", DATES[-1]]
         if name == "dask" and backend == "postgresql":
-            pipeline = {**pipeline, "dask_address": cluster}  # the config's key; the option on SQLite
+            pipeline["dask_address"] = cluster  # the config's key; the option on SQLite
         elif name == "dask":
             argv += ["--dask", cluster]
         config = write_config(tmp_path / name, url, **pipeline)
