@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pipeline_processes import SMALL_SLOTS, finished, prefect_server, starbattle, write_config
+from postgres_server import fresh_database
 from sqlmodel import Session, select
 
 from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, open_database
 from flows.store import store_layouts
-from pipeline_processes import SMALL_SLOTS, finished, prefect_server, starbattle, write_config
-from postgres_server import fresh_database
 from starbattle_core.layouts import layout_bank
 
 
