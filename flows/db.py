@@ -28,7 +28,6 @@ from sqlmodel import Field, SQLModel, create_engine
 
 from starbattle_core.puzzle import InputError
 
-RUN_KINDS = ("nightly", "backfill", "manual")
 # Any fixed number: the PostgreSQL advisory lock taken while the tables are created.
 SCHEMA_LOCK = 0x5747_4254
 
