@@ -1,6 +1,7 @@
 """Wall time of the pipeline's commands as a user runs them, Prefect's start included.
 
     python bench/bench_pipeline.py [--days 7] [--skip-daily] [--skip-backfill]
+    python bench/bench_pipeline.py --scale [--days 1] [--slots default|small]   (bench/bench_scale.py)
 
 Each measurement runs the real `starbattle` command in a fresh process against a fresh database and a fresh
 Prefect home in a temporary folder (the project's data/ is not touched), with the default slots and budgets of
@@ -65,7 +66,14 @@ def report_slots(config: Path) -> None:
 
 
 def main() -> None:
+    if "--scale" in sys.argv[1:]:
+        # Runners compared (process pool, 1 and 2 Dask workers) with options of its own: bench/bench_scale.py.
+        import bench_scale
+
+        bench_scale.main(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", action="store_true", help="compare runners instead (see bench/bench_scale.py)")
     parser.add_argument("--days", type=int, default=7, help="dates in the backfill (default 7)")
     parser.add_argument("--skip-daily", action="store_true")
     parser.add_argument("--skip-backfill", action="store_true")

@@ -19,6 +19,7 @@ from prefect.artifacts import create_progress_artifact, create_table_artifact, u
 from prefect.futures import PrefectFuture
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
+from flows.cluster import dask_task_runner, on_cluster
 from starbattle_core.generator import GeneratorConfig, near_duplicate
 from starbattle_core.grader import SOLVER_VERSION, GradingConfig
 from starbattle_core.puzzle import coords_to_cells
@@ -46,7 +47,10 @@ class FillSummary:
 
 
 def task_runner(settings: Settings) -> Any:
-    """Both cores for generation when the config allows more than one worker; one thread otherwise."""
+    """The Dask cluster at `pipeline.dask_address` when there is one (several machines); else both cores for
+    generation when the config allows more than one worker; one thread otherwise."""
+    if settings.pipeline.dask_address:
+        return dask_task_runner(settings.pipeline.dask_address)
     workers = settings.pipeline.workers
     return ProcessPoolTaskRunner(max_workers=workers) if workers > 1 else ThreadPoolTaskRunner(max_workers=1)
 
@@ -189,11 +193,15 @@ def _report(kind: str, settings: Settings, summary: FillSummary) -> None:
 
 @flow(name="daily", flow_run_name=_daily_run_name, log_prints=True)
 def daily(
-    date: str | None = None, force: bool = False, kind: str = "manual", config_path: str | None = None
+    date: str | None = None,
+    force: bool = False,
+    kind: str = "manual",
+    config_path: str | None = None,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
     """Fill the daily slots of `date` (None: today in the configured zone plus `days_ahead` dates, as the nightly
-    deployment runs it). A complete date is left alone unless `force`."""
-    settings = load_settings(config_path)
+    deployment runs it). A complete date is left alone unless `force`. `dask_address` overrides the config's."""
+    settings = on_cluster(load_settings(config_path), dask_address)
     dates = _daily_dates(settings, date)
     summary = fill_dates(settings, dates, force, kind)
     _report("daily", settings, summary)
@@ -206,9 +214,12 @@ def _backfill_run_name() -> str:
 
 
 @flow(name="backfill", flow_run_name=_backfill_run_name, log_prints=True)
-def backfill(start: str, end: str, force: bool = False, config_path: str | None = None) -> dict[str, Any]:
-    """Fill every date from `start` to `end` (inclusive), skipping complete dates unless `force`."""
-    settings = load_settings(config_path)
+def backfill(
+    start: str, end: str, force: bool = False, config_path: str | None = None, dask_address: str | None = None
+) -> dict[str, Any]:
+    """Fill every date from `start` to `end` (inclusive), skipping complete dates unless `force`. `dask_address`
+    (tcp://HOST:PORT) overrides the config's."""
+    settings = on_cluster(load_settings(config_path), dask_address)
     dates = date_range(parse_date(start, "start"), parse_date(end, "end"))
     # Prefect types its sync-or-async calls as "result or coroutine"; called from a sync flow, it is the result.
     progress = cast(

@@ -20,13 +20,16 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, LargeBinary, UniqueConstraint, event
+from sqlalchemy import BigInteger, Column, LargeBinary, UniqueConstraint, event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, create_engine
 
 from starbattle_core.puzzle import InputError
+
+# Any fixed number: the PostgreSQL advisory lock taken while the tables are created.
+SCHEMA_LOCK = 0x5747_4254
 
 
 def _now() -> dt.datetime:
@@ -189,7 +192,12 @@ def open_database(url: str) -> Engine:
     written (an unwritable path, a server that refuses): checked before any run starts, so nothing is half made."""
     engine = make_engine(url)
     try:
-        SQLModel.metadata.create_all(engine)
+        with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                # Two processes opening a fresh database at once would both create the tables and one would fail;
+                # under this lock (released at commit) the second waits, then finds them made.
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            SQLModel.metadata.create_all(connection)
     except DBAPIError as error:
         engine.dispose()
         reason = str(error.orig).splitlines()[0] if error.orig is not None else str(error).splitlines()[0]

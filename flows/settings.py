@@ -17,6 +17,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from flows.cluster import parse_dask_address
 from starbattle_core.generator import GeneratorConfig, Slot
 from starbattle_core.grader import GradingConfig
 from starbattle_core.puzzle import MAX_SIZE, InputError, layouts_exist
@@ -106,6 +107,15 @@ class PipelineConfig(_Strict):
     workers: int = Field(default=2, ge=1, le=64)
     # The dashboard (`starbattle ui`) listens on 127.0.0.1 at this port; CLI runs report to it when it is up.
     ui_port: int = Field(default=4200, ge=1024, le=65535)
+    # A running Dask scheduler (tcp://HOST:PORT) to generate on instead of this machine's workers; see flows/cluster.py.
+    dask_address: str | None = None
+
+    @field_validator("dask_address")
+    @classmethod
+    def _dask_address_shape(cls, address: str | None) -> str | None:
+        if address is not None:
+            parse_dask_address(address)
+        return address
 
     @field_validator("slots")
     @classmethod

@@ -23,6 +23,7 @@ from rich.table import Table
 from sqlalchemy.engine import Engine
 
 from flows import store
+from flows.cluster import check_dask_address
 from flows.dates import date_range, parse_date, today
 from flows.db import open_database
 from flows.environment import prepare_prefect
@@ -36,6 +37,7 @@ from .app import app
 from .puzzle_input import plain_terminal
 
 DATE_HELP = "A date as YYYY-MM-DD (default: today in the configured time zone)."
+DASK_HELP = "Generate on the Dask cluster at tcp://HOST:PORT (default: pipeline.dask_address)."
 FORMATS = ("json", "jsonl", "puzzlink")
 
 
@@ -98,6 +100,13 @@ def _run_flow(settings: Settings, kind: str, call: Callable[[Any], Any]) -> Any:
     return state.result()
 
 
+def _check_dask(settings: Settings, dask: str | None) -> None:
+    """A cluster run's address, extra and scheduler, checked before anything is written or Prefect starts."""
+    address, where = (dask, "--dask") if dask else (settings.pipeline.dask_address, "pipeline.dask_address")
+    if address:
+        check_dask_address(address, where)
+
+
 def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Callable[[], int]:
     names = {slot.name for slot in settings.pipeline.slots}
 
@@ -111,10 +120,12 @@ def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Cal
 def daily(
     date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     force: bool = typer.Option(False, "--force", help="Make the date's boards again even when it is complete."),
+    dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
     """Fill the daily slots of a date and print its boards and counters."""
     settings = load_settings()
     day = _date(settings, date)
+    _check_dask(settings, dask)
     settings, engine = _open(settings)
     names = [slot.name for slot in settings.pipeline.slots]
     if not force and store.complete_dates(engine, [day], names):
@@ -126,7 +137,9 @@ def daily(
     filled = (lambda: 0) if force else _slot_count(engine, [day], settings)
     with _progress(f"daily {day}", total, filled):
         result = _run_flow(
-            settings, "manual", lambda f: f.daily(date=day.isoformat(), force=force, kind="manual", return_state=True)
+            settings,
+            "manual",
+            lambda f: f.daily(date=day.isoformat(), force=force, kind="manual", dask_address=dask, return_state=True),
         )
     _print_day(engine, day)
     if result is not None:
@@ -140,10 +153,12 @@ def backfill(
     start: str = typer.Option(..., "--start", help="First date (YYYY-MM-DD)."),
     end: str = typer.Option(..., "--end", help="Last date (YYYY-MM-DD), included."),
     force: bool = typer.Option(False, "--force", help="Make complete dates again too."),
+    dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
-    """Fill every date of a range on both cores, skipping dates that are already complete."""
+    """Fill every date of a range on both cores (or a Dask cluster), skipping dates that are already complete."""
     settings = load_settings()
     dates = date_range(parse_date(start, "--start"), parse_date(end, "--end"))
+    _check_dask(settings, dask)
     settings, engine = _open(settings)
     names = [slot.name for slot in settings.pipeline.slots]
     if not force and len(store.complete_dates(engine, dates, names)) == len(dates):
@@ -155,7 +170,9 @@ def backfill(
         result = _run_flow(
             settings,
             "backfill",
-            lambda f: f.backfill(start=dates[0].isoformat(), end=dates[-1].isoformat(), force=force, return_state=True),
+            lambda f: f.backfill(
+                start=dates[0].isoformat(), end=dates[-1].isoformat(), force=force, dask_address=dask, return_state=True
+            ),
         )
     if result is None:
         raise typer.Exit(1)

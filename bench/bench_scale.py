@@ -1,0 +1,279 @@
+"""How the backfill scales: boards per minute on the process pool and on 1 and 2 Dask workers, the per-task
+overhead of Dask and of Prefect task runs, and from those a projected year of boards on 16 and 64 workers.
+
+    python bench/bench_pipeline.py --scale [--days 1] [--slots default|small] [--tasks 200]
+    python bench/bench_scale.py ...        (the same)
+
+Everything runs in this process against one Prefect server started for the bench (as `starbattle ui` keeps one up)
+with its home in a temporary folder; each backfill gets a fresh SQLite database there. The Dask clusters are real
+`distributed.LocalCluster`s over TCP on loopback, started (and their workers' imports warmed, as `dask worker
+--preload flows.tasks` does) before the clock starts: a cluster is there before the run, a process pool is not. The
+same dates and slots run on each runner, so the boards are the same and only the runner differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cloudpickle  # type: ignore[import-untyped]  # ships no type hints
+import yaml
+
+PROJECT = Path(__file__).resolve().parents[1]
+YEAR_BOARDS = 2_555  # 365 dates of the seven default slots
+SMALL_SLOTS = [
+    {"name": "starbattle-6", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
+    {"name": "queens-7", "game": "queens", "size": 7, "stars": 1, "band": "easy"},
+    {"name": "queens-8", "game": "queens", "size": 8, "stars": 1, "band": "easy"},
+]
+
+
+@dataclass
+class Throughput:
+    runner: str
+    boards: int
+    seconds: float  # wall time of the backfill flow
+    generator_seconds: float  # the generator's own time, summed over every attempt (the counters in the database)
+    longest_attempt: float
+
+    @property
+    def per_minute(self) -> float:
+        return 60.0 * self.boards / self.seconds
+
+
+def write_config(folder: Path, slots: str, **pipeline: Any) -> Path:
+    """The project's config (its slots and budgets, or the small slots) with a fresh database in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    raw = yaml.safe_load((PROJECT / "config" / "starbattle.yaml").read_text()) or {}
+    section = raw.setdefault("pipeline", {})
+    section.update(database_url=f"sqlite:///{folder / 'starbattle.db'}", prefect_home=str(folder.parent / "prefect"))
+    if slots == "small":
+        section["slots"] = SMALL_SLOTS
+    section.update(pipeline)
+    path = folder / "starbattle.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
+def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughput:
+    from flows.daily import backfill
+    from flows.settings import load_settings
+    from flows.store import slot_stats
+    from flows.tasks import database
+
+    end = start + dt.timedelta(days=days - 1)
+    began = time.perf_counter()
+    result = backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config))
+    seconds = time.perf_counter() - began
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    stats = slot_stats(engine)
+    from sqlmodel import Session, func, select
+
+    from flows.db import Attempt
+
+    with Session(engine) as session:
+        longest = session.exec(select(func.max(Attempt.seconds))).one() or 0.0
+    return Throughput(
+        runner=name,
+        boards=int(result["published"]),
+        seconds=seconds,
+        generator_seconds=sum(s.seconds for s in stats),
+        longest_attempt=float(longest),
+    )
+
+
+def _import_tasks() -> None:
+    importlib.import_module("flows.tasks")
+
+
+def warm(address: str) -> None:
+    """Import the generation tasks (Prefect and the engine) in every worker, as `--preload flows.tasks` would."""
+    from distributed import Client
+
+    with Client(address) as client:
+        client.run(_import_tasks)
+
+
+def transaction_overhead(config: Path, count: int) -> float:
+    """Milliseconds per small write transaction (an attempt with its rejection counts) on a run's database."""
+    from flows.settings import load_settings
+    from flows.store import Effort, save_effort
+    from flows.tasks import database
+
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    effort = Effort(
+        attempt=99, seed=1, candidates=1, repair_rounds=0, rejections={"low_fun": 1}, stage_seconds={}, seconds=0.0
+    )
+    began = time.perf_counter()
+    for _ in range(count):
+        save_effort(engine, run_id=None, date=dt.date(2000, 1, 1), slot="bench", effort=effort, outcome="exhausted")
+    return 1000 * (time.perf_counter() - began) / count
+
+
+def local_cluster(workers: int) -> Any:
+    from distributed import LocalCluster
+
+    # The scheduler runs in this process; its INFO lines (every client connecting) would bury the table.
+    logging.getLogger("distributed").setLevel(logging.WARNING)
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=":0",
+        silence_logs=logging.WARNING,
+    )
+
+
+def dask_overhead(address: str, tasks: int) -> tuple[float, float]:
+    """Milliseconds per task of Dask alone: (throughput of `tasks` no-op tasks submitted at once, the latency of one
+    submitted and awaited at a time), median of the latter."""
+    from distributed import Client
+
+    with Client(address) as client:
+        client.gather(client.map(abs, range(-tasks, 0), pure=False))  # warm the connections
+        began = time.perf_counter()
+        client.gather(client.map(abs, range(tasks), pure=False))
+        batch = 1000 * (time.perf_counter() - began) / tasks
+        latencies = []
+        for number in range(min(tasks, 50)):
+            began = time.perf_counter()
+            client.submit(abs, -number, pure=False).result()
+            latencies.append(1000 * (time.perf_counter() - began))
+    return batch, statistics.median(latencies)
+
+
+def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float, float]:
+    """Milliseconds per Prefect task run of a no-op task, in-process (address None) or on the Dask cluster: its wall
+    time over an empty flow of the same runner (the flow's own cost subtracted), and its submission alone (in the
+    flow's process, one task after another); and the empty flow's milliseconds."""
+    from prefect import flow, task
+    from prefect.cache_policies import NO_CACHE
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    from flows.cluster import dask_task_runner
+
+    @task(cache_policy=NO_CACHE)
+    def noop(number: int) -> int:
+        return number
+
+    @flow(log_prints=False)
+    def many(count: int) -> None:
+        runner = dask_task_runner(address) if address else ThreadPoolTaskRunner(max_workers=1)
+        with runner:
+            began = time.perf_counter()
+            futures = [runner.submit(noop, parameters={"number": number}) for number in range(count)]
+            submitting.append(time.perf_counter() - began)
+            for future in futures:
+                future.result()
+
+    submitting: list[float] = []
+    many(count=2)  # warm
+    began = time.perf_counter()
+    many(count=0)
+    empty = time.perf_counter() - began
+    began = time.perf_counter()
+    many(count=tasks)
+    return 1000 * (time.perf_counter() - began - empty) / tasks, 1000 * submitting[-1] / tasks, 1000 * empty
+
+
+def project_year(rows: dict[str, Throughput], overheads: dict[str, float], workers: int) -> tuple[float, str]:
+    """Seconds for YEAR_BOARDS boards on `workers` Dask workers, and what limits it.
+
+    On the workers, in parallel: per board, the generator's seconds (measured on 1 worker) plus its Prefect task
+    run there, spread over the workers at the efficiency measured from 1 to 2 workers. In the one flow process, in
+    series: per board, submitting its Prefect task run to Dask (Prefect serialises its whole context for each),
+    publishing it as an in-process Prefect task run and one transaction. The
+    two overlap (boards are published while others are generated), so the longer one sets the pace; then the tail
+    (the longest single attempt, which starts last in the worst case) and the flow's own start.
+    """
+    one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
+    efficiency = min(1.0, (two.per_minute / one.per_minute) / 2)
+    submit = overheads["prefect submission to dask (flow)"]
+    on_workers = one.generator_seconds / one.boards + overheads["prefect task run on a dask worker"] / 1000
+    in_flow = (submit + overheads["prefect task run in-process"] + overheads["transaction (SQLite)"]) / 1000
+    parallel = YEAR_BOARDS * on_workers / (workers * efficiency)
+    serial = YEAR_BOARDS * in_flow
+    total = max(parallel, serial) + one.longest_attempt + overheads["flow start and end"] / 1000
+    limit = "generation on the workers" if parallel >= serial else "the flow process submitting and publishing"
+    return total, limit
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", action="store_true", help="(accepted, so bench_pipeline.py can pass its argv)")
+    parser.add_argument("--days", type=int, default=1, help="dates per backfill (default 1)")
+    parser.add_argument("--slots", choices=("default", "small"), default="default", help="the config's or tiny ones")
+    parser.add_argument("--tasks", type=int, default=200, help="no-op tasks per overhead measurement (default 200)")
+    args, _rest = parser.parse_known_args(argv)
+    # The workers unpickle this module's helpers by value: they need not find bench/ on their path.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    start = dt.date(2027, 1, 1)
+    load = os.getloadavg()[0]
+    print(f"scale bench: {args.days} date(s) x {args.slots} slots per runner; load average {load:.1f} at start")
+    with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
+        root = Path(folder)
+        base = write_config(root / "base", args.slots)
+        from flows.environment import prepare_prefect
+        from flows.server import prefect_api
+        from flows.settings import load_settings
+
+        settings = load_settings(base)
+        prepare_prefect(settings)
+        with prefect_api(settings):
+            rows: dict[str, Throughput] = {}
+            config = write_config(root / "pool", args.slots, workers=2)
+            rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
+            overheads: dict[str, float] = {}
+            for workers in (1, 2):
+                with local_cluster(workers) as cluster:
+                    warm(cluster.scheduler_address)
+                    name = f"dask, {workers} worker{'s' if workers > 1 else ''}"
+                    config = write_config(root / f"dask-{workers}", args.slots, dask_address=cluster.scheduler_address)
+                    rows[name] = run_backfill(name, config, start, args.days)
+                    if workers == 1:
+                        # One worker: a no-op task's wall time is then the larger of the flow's submission and
+                        # the worker's share (Prefect's task-run bookkeeping there): the worker's, as measured.
+                        batch, latency = dask_overhead(cluster.scheduler_address, args.tasks)
+                        overheads["dask task, submitted in bulk"] = batch
+                        overheads["dask task, one round trip"] = latency
+                        on_dask, submit, _empty = prefect_overhead(cluster.scheduler_address, args.tasks)
+                        overheads["prefect task run on a dask worker"] = on_dask
+                        overheads["prefect submission to dask (flow)"] = submit
+            in_process, _submit, empty = prefect_overhead(None, args.tasks)
+            overheads["prefect task run in-process"] = in_process
+            overheads["flow start and end"] = empty
+            overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
+    print(f"\n  {'runner':26} {'boards':>6} {'wall s':>7} {'boards/min':>10} {'gen s/board':>11} {'longest s':>9}")
+    for row in rows.values():
+        print(
+            f"  {row.runner:26} {row.boards:6d} {row.seconds:7.1f} {row.per_minute:10.2f} "
+            f"{row.generator_seconds / max(1, row.boards):11.2f} {row.longest_attempt:9.1f}"
+        )
+    one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
+    print(f"  speed-up from 1 to 2 Dask workers: {two.per_minute / one.per_minute:.2f}x (linear: 2.00x)")
+    print("\n  per-task overhead (no-op tasks):")
+    for name, milliseconds in overheads.items():
+        print(f"    {name:32} {milliseconds:7.2f} ms")
+    print(f"\n  a year ({YEAR_BOARDS:,} boards) projected from the Dask rows above:")
+    for workers in (16, 64):
+        seconds, limit = project_year(rows, overheads, workers)
+        print(f"    {workers:2d} workers: {seconds / 60:6.1f} min, limited by {limit}")
+    if load > 2.5:
+        print(f"\n  measured under load (load average {load:.1f} on {os.cpu_count()} cores): compare rows only")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(PROJECT))
+    main()

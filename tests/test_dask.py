@@ -1,0 +1,135 @@
+"""Generation on a Dask cluster gives the boards this machine gives.
+
+A real `distributed.LocalCluster` (two worker processes, TCP on loopback) stands in for `dask scheduler` plus
+`dask worker` on other machines. The same two-date backfill runs three ways, each a `starbattle backfill` process
+of its own against a fresh database: on the cluster, on the process pool, in-process. `starbattle export` must print
+the same bytes for every date, on SQLite and on a real PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import run_starbattle
+from pipeline_processes import SMALL_SLOTS, finished, prefect_server, starbattle, write_config
+from postgres_server import fresh_database
+
+DATES = ("2026-10-01", "2026-10-02")
+
+
+@pytest.fixture(scope="module")
+def prefect_api() -> Iterator[str]:
+    with prefect_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """The scheduler's tcp:// address of a two-process cluster."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, protocol="tcp", host="127.0.0.1", dashboard_address=":0"
+    ) as local:
+        yield local.scheduler_address
+
+
+def executed_per_worker(address: str) -> dict[int, int]:
+    """Tasks each worker process of the cluster has run so far, by process id."""
+    from distributed import Client
+
+    with Client(address, timeout=60) as client:
+        counts = client.run(lambda dask_worker: (os.getpid(), dask_worker.state.executed_count))
+    return dict(counts.values())
+
+
+def exports(config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    monkeypatch.setenv("STARBATTLE_CONFIG", str(config))
+    printed = {}
+    for date in DATES:
+        code, out, err = run_starbattle(capsys, "export", "--date", date, "--format", "jsonl")
+        assert code == 0, err
+        printed[date] = out
+    return printed
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_backfill_on_the_cluster_the_pool_and_in_process_exports_the_same_bytes(
+    backend: str,
+    tmp_path: Path,
+    prefect_api: str,
+    cluster: str,
+    request: pytest.FixtureRequest,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs = {"dask": {"workers": 1}, "pool": {"workers": 2}, "in-process": {"workers": 1}}
+    printed = {}
+    for name, keys in runs.items():
+        pipeline = dict(keys)
+        if backend == "postgresql":
+            url = fresh_database(request.getfixturevalue("postgres_url"))
+        else:
+            url = f"sqlite:///{tmp_path / name / 'starbattle.db'}"
+        argv = ["backfill", "--start", DATES[0], "--end", DATES[-1]]
+        if name == "dask" and backend == "postgresql":
+            pipeline["dask_address"] = cluster  # the config's key; the option on SQLite
+        elif name == "dask":
+            argv += ["--dask", cluster]
+        config = write_config(tmp_path / name, url, **pipeline)
+        before = executed_per_worker(cluster)
+        code, out, err = finished(starbattle(config, prefect_api, *argv))
+        assert code == 0, f"{name}: {out[-2000:]}\n{err[-3000:]}"
+        assert f"{len(DATES) * len(SMALL_SLOTS)} boards published" in out
+        ran = {pid: count - before.get(pid, 0) for pid, count in executed_per_worker(cluster).items()}
+        if name == "dask":
+            # Every generation task ran on the cluster, and on both of its worker processes.
+            assert len(ran) == 2 and sum(ran.values()) == len(DATES) * len(SMALL_SLOTS) and min(ran.values()) >= 1
+        else:
+            assert sum(ran.values()) == 0, f"the {name} run must not touch the cluster"
+        printed[name] = exports(config, capsys, monkeypatch)
+    for date in DATES:
+        boards = [json.loads(line) for line in printed["in-process"][date].splitlines()]
+        assert [board["slot"] for board in boards] == [slot["name"] for slot in SMALL_SLOTS]
+        assert printed["dask"][date] == printed["in-process"][date]
+        assert printed["pool"][date] == printed["in-process"][date]
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("127.0.0.1:8786", "error: --dask: Dask scheduler address '127.0.0.1:8786': expected tcp://HOST:PORT"),
+        ("tcp://127.0.0.1", "error: --dask: Dask scheduler address 'tcp://127.0.0.1': expected tcp://HOST:PORT"),
+        ("tcp://127.0.0.1:{closed}", "error: --dask: no Dask scheduler answers at tcp://127.0.0.1:{closed} ("),
+    ],
+)
+def test_a_wrong_or_silent_address_is_one_line_and_nothing_is_written(
+    address: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline_processes import free_port
+
+    closed = free_port()  # nobody listens there
+    config = write_config(tmp_path, f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}")
+    monkeypatch.setenv("STARBATTLE_CONFIG", str(config))
+    for command in (["daily", "--date", DATES[0]], ["backfill", "--start", DATES[0], "--end", DATES[1]]):
+        code, out, err = run_starbattle(capsys, *command, "--dask", address.format(closed=closed))
+        assert code == 2 and out == ""
+        assert err.startswith(message.format(closed=closed)) and err.count("\n") == 1
+    assert not (tmp_path / "db").exists() and not (tmp_path / "prefect").exists()
+
+
+def test_a_wrong_config_address_names_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = write_config(tmp_path, f"sqlite:///{tmp_path / 'db' / 'starbattle.db'}", dask_address="localhost:8786")
+    monkeypatch.setenv("STARBATTLE_CONFIG", str(config))
+    code, out, err = run_starbattle(capsys, "backfill", "--start", DATES[0], "--end", DATES[1])
+    assert code == 2 and out == ""
+    assert err == (
+        f"error: {config}: pipeline.dask_address: Dask scheduler address 'localhost:8786': expected tcp://HOST:PORT "
+        "(or tls://HOST:PORT)\n"
+    )
