@@ -105,6 +105,8 @@ class PipelineConfig(_Strict):
     workers: int = Field(default=2, ge=1, le=64)
     # The dashboard (`starbattle ui`) listens on 127.0.0.1 at this port; CLI runs report to it when it is up.
     ui_port: int = Field(default=4200, ge=1024, le=65535)
+    # The public site (`starbattle publish`): the daily and backfill flows rebuild their dates there; null: they don't.
+    site_dir: str | None = "data/site"
 
     @field_validator("slots")
     @classmethod
@@ -153,6 +155,12 @@ class PipelineConfig(_Strict):
     def resolved_prefect_home(self) -> Path:
         home = Path(self.prefect_home).expanduser()
         return home if home.is_absolute() else PROJECT / home
+
+    def resolved_site_dir(self) -> Path | None:
+        if self.site_dir is None:
+            return None
+        site = Path(self.site_dir).expanduser()
+        return site if site.is_absolute() else PROJECT / site
 
 
 class Settings(_Strict):

@@ -10,6 +10,11 @@ from typing import Any
 
 import typer
 
+from flows import site as site_files
+from flows import store
+from flows.dates import parse_date, today
+from flows.db import open_database
+from flows.settings import PROJECT, load_settings
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.grader.hint import Hint, marks_from_json
 from starbattle_core.grader.hint import hint as next_hint
@@ -18,6 +23,7 @@ from starbattle_core.puzzle import InputError, Puzzle, PuzzleError, cells_to_coo
 from .app import app
 from .puzzle_input import puzzle_label
 
+DEFAULT_SITE = "data/site"
 HINT_PATH_HELP = (
     'A board as JSON (the project\'s puzzle object plus "marks": {"stars": [[r, c]], "empties": [[r, c]]}), '
     "JSON Lines or a JSON array of them, or - for standard input."
@@ -121,3 +127,31 @@ def hint(
         else:
             print(f"{record['id']}: {answer.message}")
     raise typer.Exit(1 if trouble else 0)
+
+
+@app.command()
+def publish(
+    date: str | None = typer.Option(
+        None, "--date", help="A date as YYYY-MM-DD (default: today in the configured zone)."
+    ),
+    out: str | None = typer.Option(
+        None, "--out", help="The site folder (default: pipeline.site_dir of the config, else data/site)."
+    ),
+) -> None:
+    """Write a date's page (boards to play, their solve paths), its boards.json, and the archive and feeds."""
+    settings = load_settings()
+    day = parse_date(date, "--date") if date is not None else today(settings)
+    folder = Path(out) if out is not None else settings.pipeline.resolved_site_dir() or PROJECT / DEFAULT_SITE
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--out {folder}: not a folder")
+    engine = open_database(settings.pipeline.resolved_database_url())
+    boards = store.day_boards(engine, day)
+    if not boards:
+        typer.echo(f"no boards scheduled for {day}", err=True)
+        raise typer.Exit(1)
+    try:
+        written = site_files.publish_day(folder, day, boards)
+    except OSError as error:
+        raise InputError(f"cannot write the site in {folder}: {error.strerror or error}") from None
+    page = folder / day.isoformat() / "index.html"
+    typer.echo(f"{page}: {len(boards)} boards; {len(written)} files changed")
