@@ -105,8 +105,9 @@ class PipelineConfig(_Strict):
     workers: int = Field(default=2, ge=1, le=64)
     # The dashboard (`starbattle ui`) listens on 127.0.0.1 at this port; CLI runs report to it when it is up.
     ui_port: int = Field(default=4200, ge=1024, le=65535)
-    # The public site (`starbattle publish`): the daily and backfill flows rebuild their dates there; null: they don't.
-    site_dir: str | None = "data/site"
+    # The public site: the daily and backfill flows rebuild their dates there (None: they don't; the shipped config
+    # says data/site, the folder `starbattle publish` writes to when this is None).
+    site_dir: str | None = None
 
     @field_validator("slots")
     @classmethod

@@ -28,12 +28,11 @@ from string import Template
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
-from sqlalchemy.engine import Engine
-
 from starbattle_core.formats import puzzle_to_puzzlink
 from starbattle_core.svg import board_svg
 
 from . import store
+from .db import open_database
 from .report import GAME_TITLES
 from .store import ScheduledBoard
 
@@ -301,12 +300,14 @@ def publish_archive(site: Path) -> list[Path]:
     return [site / name for name, text in files.items() if _write(site / name, text)]
 
 
-def publish_dates(engine: Engine, dates: Iterable[dt.date], site: Path) -> list[str]:
-    """Publish every date of `dates` that has boards (the flows' last task); returns the dates published."""
+def publish_dates(database_url: str, dates: Iterable[dt.date], site: str) -> list[str]:
+    """Publish every date of `dates` that has boards (the daily and backfill flows' last task, so plain values in
+    and out); returns the dates published."""
+    engine = open_database(database_url)
     published = []
     for day in dates:
         boards = store.day_boards(engine, day)
         if boards:
-            publish_day(site, day, boards)
+            publish_day(Path(site), day, boards)
             published.append(day.isoformat())
     return published
