@@ -22,10 +22,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from starbattle_core.formats import puzzle_from_json
-from starbattle_core.grader import grade
-from starbattle_core.grader.hint import hint
-from starbattle_core.puzzle import Puzzle
+from starbattle_core.formats import puzzle_from_json  # noqa: E402
+from starbattle_core.grader import grade  # noqa: E402
+from starbattle_core.grader.hint import hint  # noqa: E402
+from starbattle_core.puzzle import Puzzle  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
 FILES = ["starbattle/handmade.jsonl", "starbattle/archive.jsonl"]

@@ -115,7 +115,8 @@ def _steps_html(steps: list[dict[str, Any]]) -> str:
         decided = _coords_text(step["stars"] + step["empties"])
         items.append(
             f'<li class="step" data-step="{i}"><div class="pic" title="{html.escape(decided)}"></div>'
-            f'<div class="words"><p><span class="n">{step["n"]}.</span> <span class="technique">{html.escape(step["technique"])}</span> '
+            f'<div class="words"><p><span class="n">{step["n"]}.</span> '
+            f'<span class="technique">{html.escape(step["technique"])}</span> '
             f'<span class="cost">({html.escape(step["code"])}, cost {step["cost"]}, total {step["total"]})</span></p>'
             f"<p>{html.escape(step['sentence'])}.</p>"
             f"{_chain_html(chain) if chain else ''}</div></li>"
@@ -157,7 +158,7 @@ def _script_json(value: Any) -> str:
 def day_page(day: dt.date, boards: list[ScheduledBoard], record: dict[str, Any]) -> str:
     sections = "\n".join(
         _board_html(index, board, board_record)
-        for index, (board, board_record) in enumerate(zip(boards, record["boards"]))
+        for index, (board, board_record) in enumerate(zip(boards, record["boards"], strict=True))
     )
     # What the script needs, and nothing else: the marks a player can be checked against and the solve path.
     play = [

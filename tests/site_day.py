@@ -55,7 +55,7 @@ def store_day(root: Path, day: dt.date = DAY, puzzles: list[Puzzle] | None = Non
     engine = open_database(f"sqlite:///{root / 'db' / 'starbattle.db'}")
     puzzles = day_puzzles() if puzzles is None else puzzles
     effort = Effort(attempt=0, seed=1, candidates=1, repair_rounds=0, rejections={}, stage_seconds={}, seconds=0.1)
-    for position, (slot, puzzle) in enumerate(zip(SLOTS, puzzles)):
+    for position, (slot, puzzle) in enumerate(zip(SLOTS[: len(puzzles)], puzzles, strict=True)):
         graded = grade(puzzle)
         shared = puzzle_to_json(puzzle, puzzle.solution)
         board = AcceptedBoard(

@@ -41,9 +41,8 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     }
 
 
-def test_publish_writes_the_day_and_the_archive(
-    config: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+@pytest.mark.usefixtures("config")
+def test_publish_writes_the_day_and_the_archive(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "site"
     status, stdout, _ = run_starbattle(capsys, "publish", "--date", DAY.isoformat(), "--out", str(out))
     assert status == 0 and f"{out / DAY.isoformat() / 'index.html'}: 7 boards; 5 files changed" in stdout
@@ -57,7 +56,7 @@ def test_publish_writes_the_day_and_the_archive(
 
     record = json.loads((out / DAY.isoformat() / "boards.json").read_text())
     assert record["date"] == DAY.isoformat() and len(record["boards"]) == 7
-    for board, puzzle in zip(record["boards"], day_puzzles()):
+    for board, puzzle in zip(record["boards"], day_puzzles(), strict=True):
         graded = grade(puzzle)
         assert board["regions"] == puzzle.region_rows()
         assert board["solution"] == puzzle_to_json(puzzle)["solution"]
@@ -113,7 +112,8 @@ def test_publish_defaults_to_the_configured_site_dir(config: Path, capsys: pytes
     assert status == 0 and stdout.startswith(str(config / "site" / DAY.isoformat() / "index.html"))
 
 
-def test_publish_mistakes(config: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.mark.usefixtures("config")
+def test_publish_mistakes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, out, err = run_starbattle(capsys, "publish", "--date", "2026-02-30", "--out", str(tmp_path / "s"))
     assert status == 2 and out == "" and err.startswith("error: --date '2026-02-30' is not a date")
     status, out, err = run_starbattle(capsys, "publish", "--date", "2025-01-01", "--out", str(tmp_path / "s"))

@@ -22,10 +22,10 @@ from .table import techniques_for
 class Hint:
     """The answer to "what next?" for one board and its marks.
 
-    `status` is one of: "step" (`step` holds the next deduction), "solved" (every star is placed), "wrong" (`wrong_stars`
-    / `wrong_empties` hold the marks that contradict the solution), "no_solution", "not_unique", "stuck" (the marks
-    are right but no technique applies: the grader could not go on from here either). `message` says it in a
-    sentence."""
+    `status` is one of: "step" (`step` holds the next deduction), "solved" (every star is placed), "wrong"
+    (`wrong_stars` / `wrong_empties` hold the marks that contradict the solution), "no_solution", "not_unique",
+    "stuck" (the marks are right but no technique applies: the grader could not go on from here either). `message`
+    says it in a sentence."""
 
     status: str
     message: str
