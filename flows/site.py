@@ -33,7 +33,7 @@ from starbattle_core.svg import board_svg
 
 from . import store
 from .db import open_database
-from .report import GAME_TITLES
+from .report import GAME_TITLES, board_title
 from .store import ScheduledBoard
 
 SITE_TITLE = "Star Battle and Queens: the daily boards"
@@ -65,18 +65,34 @@ def _write(path: Path, text: str) -> bool:
 # --- one date ----------------------------------------------------------------------------------------------------
 
 
+def solve_path(board: ScheduledBoard) -> dict[str, Any]:
+    """The solve path its difficulty was computed from: the step records of `explain --json` and the solver's
+    version (also what `export --with-path` adds)."""
+    path = board.steps or {}
+    return {"solver_version": path.get("version"), "steps": path.get("steps", [])}
+
+
 def board_record(board: ScheduledBoard) -> dict[str, Any]:
     """A board as `boards.json` holds it: the generator's board object, where it is published, its puzz.link URL,
-    and the solve path its difficulty was computed from (the step records of `explain --json`)."""
-    path = board.steps or {}
+    and its solve path."""
     return {
         "slot": board.slot,
         "position": board.position,
         **board.board_json(),
-        "solver_version": path.get("version"),
         "puzzlink": puzzle_to_puzzlink(board.puzzle()),
-        "steps": path.get("steps", []),
+        **solve_path(board),
     }
+
+
+def board_picture_files(boards: Iterable[ScheduledBoard], folder: Path, solved: bool = False) -> list[Path]:
+    """Each board as `folder/DATE-SLOT.svg` (with the solution's stars when `solved`); `show --svg`."""
+    paths = []
+    for board in boards:
+        picture = board_svg(board.puzzle(), stars=board.star_mask if solved else 0, title=board_title(board))
+        path = folder / f"{board.date.isoformat()}-{board.slot}.svg"
+        _write(path, picture + "\n")
+        paths.append(path)
+    return paths
 
 
 def day_record(day: dt.date, boards: Iterable[ScheduledBoard]) -> dict[str, Any]:

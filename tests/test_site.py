@@ -142,3 +142,70 @@ def test_the_page_shows_a_hypothetical_chain_link_by_link(project: Path, tmp_pat
     assert (
         json.loads((tmp_path / DAY.isoformat() / "boards.json").read_text())["boards"][0]["steps"][0]["chain"] == chain
     )
+
+
+@pytest.mark.flow
+def test_the_daily_flow_publishes_its_date_as_its_last_task(tmp_path: Path) -> None:
+    """A daily run with `pipeline.site_dir` set leaves the date's page and the archive in that folder, with the
+    boards the run stored."""
+    import yaml
+    from prefect.testing.utilities import prefect_test_harness
+
+    from flows.daily import daily
+
+    slots = [
+        {"name": "starbattle-easy", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
+        {"name": "queens-easy", "game": "queens", "size": 6, "stars": 1, "band": "easy"},
+    ]
+    pipeline = {
+        "database_url": f"sqlite:///{tmp_path / 'starbattle.db'}",
+        "prefect_home": str(tmp_path / "prefect"),
+        "site_dir": str(tmp_path / "site"),
+        "budget_seconds": 20,
+        "workers": 1,
+        "slots": slots,
+    }
+    config = tmp_path / "starbattle.yaml"
+    config.write_text(yaml.safe_dump({"pipeline": pipeline}))
+    with prefect_test_harness(server_startup_timeout=180):
+        state = daily(date=DAY.isoformat(), config_path=str(config), return_state=True)
+    assert state.is_completed()
+    stored = day_boards(open_database(pipeline["database_url"]), DAY)
+    record = json.loads((tmp_path / "site" / DAY.isoformat() / "boards.json").read_text())
+    assert [board["slot"] for board in record["boards"]] == ["starbattle-easy", "queens-easy"]
+    assert [board["regions"] for board in record["boards"]] == [board.regions for board in stored]
+    feed = json.loads((tmp_path / "site" / "feed.json").read_text())
+    assert [item["_starbattle"]["date"] for item in feed["items"]] == [DAY.isoformat()]
+
+
+@pytest.mark.usefixtures("config")
+def test_export_with_path_and_show_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`export --with-path` adds the stored solve path to JSON and JSON Lines; `show --svg` writes the site's
+    pictures of the boards, one file each."""
+    puzzles = day_puzzles()
+    status, out, _ = run_starbattle(capsys, "export", "--date", DAY.isoformat(), "--format", "jsonl", "--with-path")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(lines) == 7
+    for line, puzzle in zip(lines, puzzles, strict=True):
+        graded = grade(puzzle)
+        assert line["steps"] == walkthrough_json(puzzle, graded)["steps"] and line["solver_version"] == graded.version
+    status, out, _ = run_starbattle(capsys, "export", "--date", DAY.isoformat(), "--format", "json", "--with-path")
+    assert status == 0 and [board["steps"] for board in json.loads(out)] == [line["steps"] for line in lines]
+    status, out, _ = run_starbattle(capsys, "export", "--date", DAY.isoformat(), "--format", "jsonl")
+    assert status == 0 and "steps" not in json.loads(out.splitlines()[0])
+    status, out, err = run_starbattle(
+        capsys, "export", "--date", DAY.isoformat(), "--format", "puzzlink", "--with-path"
+    )
+    assert status == 2 and out == "" and err.startswith("error: --with-path: a puzz.link URL has no place")
+
+    status, out, _ = run_starbattle(capsys, "show", "--date", DAY.isoformat(), "--svg", str(tmp_path), "--solved")
+    paths = [Path(line) for line in out.splitlines()]
+    assert status == 0 and [path.name for path in paths][:2] == [
+        "2026-12-01-starbattle-easy.svg",
+        "2026-12-01-starbattle-medium.svg",
+    ]
+    root = ElementTree.parse(paths[0]).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}rect[@data-r]")) == 100
+    stars = len(root.findall(".//{http://www.w3.org/2000/svg}polygon"))
+    assert stars == 20  # the solution's two stars in each of the ten rows
