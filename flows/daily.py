@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 from uuid import UUID
 
-from prefect import flow, runtime
+from prefect import flow, runtime, task
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 from prefect.futures import PrefectFuture
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
@@ -24,7 +24,7 @@ from starbattle_core.generator import GeneratorConfig, near_duplicate
 from starbattle_core.grader import SOLVER_VERSION, GradingConfig
 from starbattle_core.puzzle import coords_to_cells
 
-from . import store
+from . import site, store
 from .artifacts import publish_day
 from .dates import date_range, parse_date, today
 from .settings import Settings, SlotConfig, load_settings
@@ -181,11 +181,17 @@ def _daily_dates(settings: Settings, date: str | dt.date | None) -> list[dt.date
     return [parse_date(date)]
 
 
+publish_site = task(name="publish-site")(site.publish_dates)
+
+
 def _report(kind: str, settings: Settings, summary: FillSummary) -> None:
     engine = database(settings.pipeline.resolved_database_url())
     boards = [board for date in summary.dates for board in store.day_boards(engine, date)]
     stats = store.slot_stats(engine, run_id=summary.run_id)
     publish_day(kind, summary.dates, boards, stats, pictures=kind == "daily")
+    site_dir = settings.pipeline.resolved_site_dir()
+    if site_dir is not None:  # the last task: the public pages of the dates this run filled (flows/site.py)
+        publish_site(settings.pipeline.resolved_database_url(), summary.dates, str(site_dir))
     if summary.unfilled:
         missing = ", ".join(f"{date} {slot}" for date, slot in summary.unfilled)
         raise UnfilledSlots(f"every attempt ran out of budget for: {missing}")

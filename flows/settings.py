@@ -116,6 +116,9 @@ class PipelineConfig(_Strict):
         if address is not None:
             parse_dask_address(address)
         return address
+    # The public site: the daily and backfill flows rebuild their dates there (None: they don't; the shipped config
+    # says data/site, the folder `starbattle publish` writes to when this is None).
+    site_dir: str | None = None
 
     @field_validator("slots")
     @classmethod
@@ -164,6 +167,12 @@ class PipelineConfig(_Strict):
     def resolved_prefect_home(self) -> Path:
         home = Path(self.prefect_home).expanduser()
         return home if home.is_absolute() else PROJECT / home
+
+    def resolved_site_dir(self) -> Path | None:
+        if self.site_dir is None:
+            return None
+        site = Path(self.site_dir).expanduser()
+        return site if site.is_absolute() else PROJECT / site
 
 
 class Settings(_Strict):

@@ -27,7 +27,7 @@ app = typer.Typer(
 )
 
 # Command modules register themselves on `app` when imported; they import `app` from here.
-from . import commands_engine, commands_generate, commands_grade, commands_pipeline  # noqa: E402,F401
+from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site  # noqa: E402,F401
 
 
 def main() -> None:

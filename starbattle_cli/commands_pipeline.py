@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, cast
 
 import typer
@@ -22,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from sqlalchemy.engine import Engine
 
-from flows import store
+from flows import site, store
 from flows.cluster import check_dask_address
 from flows.dates import date_range, parse_date, today
 from flows.db import open_database
@@ -357,9 +358,14 @@ def show(
         False, "--json", help="One JSON object per board (the generator's board + date, slot)."
     ),
     solved: bool = typer.Option(False, "--solved", help="Draw the stars of the solution too."),
+    svg: str | None = typer.Option(None, "--svg", help="Write each board as DIR/DATE-SLOT.svg; print the paths."),
 ) -> None:
     """The boards of a date as pictures with their scores."""
     boards = _scheduled_boards(date)
+    if svg is not None:
+        for path in site.board_picture_files(boards, Path(svg), solved=solved):
+            typer.echo(path)
+        return
     for board in boards:
         if as_json:
             typer.echo(json.dumps(_board_object(board)))
@@ -375,16 +381,25 @@ def export(
     output_format: str = typer.Option(
         "jsonl", "--format", help="json (one array), jsonl (one board a line) or puzzlink."
     ),
+    with_path: bool = typer.Option(
+        False, "--with-path", help="Add each board's solve path (`steps` as explain --json gives them) to json, jsonl."
+    ),
 ) -> None:
     """Print a date's boards for other tools: JSON, JSON Lines, or puzz.link URLs."""
     if output_format not in FORMATS:
         raise InputError(f"--format {output_format!r}: expected one of {', '.join(FORMATS)}")
+    if with_path and output_format == "puzzlink":
+        raise InputError("--with-path: a puzz.link URL has no place for the solve path (use --format json or jsonl)")
     boards = _scheduled_boards(date)
+
+    def record(board: store.ScheduledBoard) -> dict[str, Any]:
+        return {**_board_object(board), **(site.solve_path(board) if with_path else {})}
+
     if output_format == "json":
-        typer.echo(json.dumps([_board_object(board) for board in boards], indent=1))
+        typer.echo(json.dumps([record(board) for board in boards], indent=1))
     elif output_format == "jsonl":
         for board in boards:
-            typer.echo(json.dumps(_board_object(board)))
+            typer.echo(json.dumps(record(board)))
     else:
         for board in boards:
             typer.echo(puzzle_to_puzzlink(board.puzzle()))
