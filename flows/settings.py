@@ -116,6 +116,7 @@ class PipelineConfig(_Strict):
         if address is not None:
             parse_dask_address(address)
         return address
+
     # The public site: the daily and backfill flows rebuild their dates there (None: they don't; the shipped config
     # says data/site, the folder `starbattle publish` writes to when this is None).
     site_dir: str | None = None
