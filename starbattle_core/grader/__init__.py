@@ -9,8 +9,9 @@ and narrated walkthroughs, for Star Battle and Queens.
 from .config import ExperienceConfig, GradingConfig
 from .experience import Experience
 from .geometry import Geometry, State
-from .solver import Grade, broken_rule, capped_solve, grade, next_step
-from .step import Deduction, Step
+from .chains import broken_rule
+from .solver import Grade, capped_solve, grade, next_step
+from .step import Deduction, Link, Step
 from .table import QUEENS_TECHNIQUES, SOLVER_VERSION, STARBATTLE_TECHNIQUES, Technique, solver_version, techniques_for
 from .walkthrough import walkthrough_json, walkthrough_text
 
@@ -21,6 +22,7 @@ __all__ = [
     "Geometry",
     "Grade",
     "GradingConfig",
+    "Link",
     "QUEENS_TECHNIQUES",
     "SOLVER_VERSION",
     "STARBATTLE_TECHNIQUES",

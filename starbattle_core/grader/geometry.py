@@ -13,6 +13,7 @@ from operator import or_
 from typing import Any
 
 from ..puzzle import Cells, Puzzle, iter_cells
+from .canonical import View
 
 
 @dataclass(frozen=True)
@@ -38,28 +39,35 @@ class State:
 class Geometry:
     """Masks of one puzzle, computed once and shared by every technique."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, view: View | None = None) -> None:
+        """`view`: how to name cells and units when `puzzle` is the canonical form of the player's board (see
+        canonical.py); without it, the puzzle's own names."""
         n = puzzle.size
         self.puzzle = puzzle
+        self.view = view
         self.size = n
         self.stars = puzzle.stars
         self.all_cells = puzzle.all_cells
         self.neighbours = puzzle.neighbours
         k = puzzle.stars
-        self.rows = tuple(Unit("row", i, m, k, f"row {i + 1}") for i, m in enumerate(puzzle.row_masks))
-        self.columns = tuple(Unit("column", i, m, k, f"column {i + 1}") for i, m in enumerate(puzzle.col_masks))
-        self.regions = tuple(
-            Unit("region", i, m, k, f"region {puzzle.unit_label('region', i)}")
-            for i, m in enumerate(puzzle.region_masks)
-        )
+        if view is None:
+            line_labels = tuple(f"row {i + 1}" for i in range(n)) + tuple(f"column {i + 1}" for i in range(n))
+            band_labels = tuple(f"rows {i + 1}-{i + 2}" for i in range(n - 1)) + tuple(
+                f"columns {i + 1}-{i + 2}" for i in range(n - 1)
+            )
+            region_labels = tuple(f"region {puzzle.unit_label('region', i)}" for i in range(n))
+        else:
+            line_labels, band_labels, region_labels = view.lines, view.bands, view.regions
+        self.rows = tuple(Unit("row", i, m, k, line_labels[i]) for i, m in enumerate(puzzle.row_masks))
+        self.columns = tuple(Unit("column", i, m, k, line_labels[n + i]) for i, m in enumerate(puzzle.col_masks))
+        self.regions = tuple(Unit("region", i, m, k, region_labels[i]) for i, m in enumerate(puzzle.region_masks))
         self.lines = self.rows + self.columns
         # Rows, columns, regions: the units whose quota the rules state.
         self.units = self.lines + self.regions
         self.bands = tuple(
-            Unit("rows", i, self.rows[i].mask | self.rows[i + 1].mask, 2 * k, f"rows {i + 1}-{i + 2}")
-            for i in range(n - 1)
+            Unit("rows", i, self.rows[i].mask | self.rows[i + 1].mask, 2 * k, band_labels[i]) for i in range(n - 1)
         ) + tuple(
-            Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, f"columns {i + 1}-{i + 2}")
+            Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, band_labels[n - 1 + i])
             for i in range(n - 1)
         )
         # Plain tuples for the hot loops of propagation: unit masks, and how to read a line as a path of bits.
@@ -114,11 +122,15 @@ class Geometry:
         return unit.quota - (unit.mask & state.stars).bit_count()
 
     def cell_name(self, cell: int) -> str:
-        return self.puzzle.cell_name(cell)
+        """The player's name of a cell (R3C5 on the board as the player holds it)."""
+        return self.puzzle.cell_name(cell) if self.view is None else self.view.cell_name(cell)
 
     def names(self, mask: Cells) -> str:
-        """'R1C2', 'R1C2 and R3C4', 'R1C2, R3C4 and R5C6'."""
-        cells = [self.cell_name(c) for c in iter_cells(mask)]
+        """'R1C2', 'R1C2 and R3C4', 'R1C2, R3C4 and R5C6', in the player's reading order."""
+        found = list(iter_cells(mask))
+        if self.view is not None:
+            found.sort(key=self.view.cells.__getitem__)
+        cells = [self.cell_name(c) for c in found]
         if len(cells) <= 1:
             return "".join(cells)
         return ", ".join(cells[:-1]) + " and " + cells[-1]

@@ -41,9 +41,9 @@ def assumption(
             bit = 1 << cell
             if assume == "star":
                 sentence = f"if {name} were a star, {outcome.contradiction}; so {name} is empty"
-                return Deduction(0, bit, (), sentence)
+                return Deduction(0, bit, (), sentence, ((bit, 0),))
             sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a star"
-            return Deduction(bit, 0, (), sentence)
+            return Deduction(bit, 0, (), sentence, ((0, bit),))
     return None
 
 
@@ -180,5 +180,6 @@ def unit_chains(
                 + "; following each one to its end, they all agree: "
                 + "; ".join(parts)
             )
-            return Deduction(stars, empty, (unit.label,), sentence)
+            trials = tuple((way, 0) for way in ways)
+            return Deduction(stars, empty, (unit.label,), sentence, trials)
     return None

@@ -23,7 +23,8 @@ from .propagation import ATTACK, CASES, CONFINE, TRIVIAL
 from .step import Deduction
 
 # Bump when the solver's behaviour changes in code rather than in the tables (the order of scans, a rule's reach).
-CODE_VERSION = "2"
+# 3: the canonical form is graded (one path for every symmetry and lettering of a board).
+CODE_VERSION = "3"
 
 Rule = Callable[..., Deduction | None]
 
