@@ -1,0 +1,21 @@
+"""The technique tables are literal rows in solve order: sorted by cost, codes unique, every row enabled."""
+
+from __future__ import annotations
+
+import pytest
+
+from starbattle_core.grader import QUEENS_TECHNIQUES, STARBATTLE_TECHNIQUES, Technique
+
+
+@pytest.mark.parametrize("table", [STARBATTLE_TECHNIQUES, QUEENS_TECHNIQUES], ids=["starbattle", "queens"])
+def test_the_table_is_written_in_solve_order(table: tuple[Technique, ...]) -> None:
+    costs = [t.cost for t in table]
+    out_of_order = [(a.code, b.code) for a, b in zip(table, table[1:]) if b.cost < a.cost]
+    assert not out_of_order and costs == sorted(costs)
+    assert len({t.code for t in table}) == len(table) and len({t.name for t in table}) == len(table)
+    assert all(t.enabled for t in table)
+
+
+def test_hypothetical_codes_name_their_family() -> None:
+    for t in STARBATTLE_TECHNIQUES:
+        assert (t.family == "hypothetical") == t.code.startswith(("H", "F")), t.code
