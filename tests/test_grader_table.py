@@ -19,3 +19,17 @@ def test_the_table_is_written_in_solve_order(table: tuple[Technique, ...]) -> No
 def test_hypothetical_codes_name_their_family() -> None:
     for t in STARBATTLE_TECHNIQUES:
         assert (t.family == "hypothetical") == t.code.startswith(("H", "F")), t.code
+
+
+def test_a_geometry_is_immutable_and_keeps_its_recall_apart() -> None:
+    from starbattle_core.grader import Geometry
+    from starbattle_core.puzzle import Puzzle
+
+    geometry = Geometry(
+        Puzzle.from_grid([[0, 0, 1, 1, 1], [0, 2, 2, 1, 1], [2, 2, 3, 3, 1], [4, 2, 3, 3, 3], [4, 4, 4, 3, 3]], 1)
+    )
+    with pytest.raises(AttributeError, match="immutable"):
+        geometry.rows = ()
+    with pytest.raises(AttributeError, match="immutable"):
+        geometry.memo = {}
+    assert geometry.recall is not Geometry(geometry.puzzle).recall

@@ -36,8 +36,35 @@ class State:
     empty: Cells = 0
 
 
+class Recall:
+    """Work remembered during one solve, kept apart from the geometry (which never changes): the techniques read
+    and fill it, every entry a pure function of its key, so what is remembered changes no answer, only its speed."""
+
+    def __init__(self) -> None:
+        # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
+        # solver clears it as the state moves on, so it holds one state's work at a time.
+        self.memo: dict[tuple[Any, ...], Any] = {}
+        # Work that depends on a key other than the whole state (stated in the key), kept for the whole solve.
+        self.lasting: dict[tuple[Any, ...], Any] = {}
+        # Facts about a set of cells alone, kept for the whole solve (hypotheticals ask the same ones thousands
+        # of times): the most non-touching stars a row, column or band's open cells hold; the cells touching all
+        # cells of a mask; whether `need` stars fit in a mask (key mask * 64 + need).
+        self.rooms: dict[Cells, int] = {}
+        self.common: dict[Cells, Cells] = {}
+        self.near: dict[Cells, Cells] = {}  # the cells touching some cell of a mask
+        self.fitting: dict[int, bool] = {}
+        # The lines holding all the open cells of a region, and the region holding all those of a line, by those
+        # open cells (one-unit confinement).
+        self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
+        self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
+        # The stars each unit lacks, for the last stars asked about.
+        self.lacks: tuple[int, ...] = ()
+        self.lacks_for: Cells | None = None
+
+
 class Geometry:
-    """Masks of one puzzle, computed once and shared by every technique."""
+    """Masks of one puzzle, computed once and shared by every technique; immutable once built. What a solve
+    remembers lives in `recall` (a fresh `Recall` per geometry)."""
 
     def __init__(self, puzzle: Puzzle, view: View | None = None) -> None:
         """`view`: how to name cells and units when `puzzle` is the canonical form of the player's board (see
@@ -73,24 +100,6 @@ class Geometry:
         # Plain tuples for the hot loops of propagation: unit masks, and how to read a line as a path of bits.
         self.unit_masks = tuple(u.mask for u in self.units)
         self.line_paths = tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n))
-        self._lacks: tuple[int, ...] = ()
-        self._lacks_for: Cells | None = None
-        # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
-        # solver clears it as the state moves on, so it holds one state's work at a time.
-        self.memo: dict[tuple[Any, ...], Any] = {}
-        # Work that depends on a key other than the whole state (stated in the key), kept for the whole solve.
-        self.lasting: dict[tuple[Any, ...], Any] = {}
-        # Facts about a set of cells alone, kept for the whole solve (hypotheticals ask the same ones thousands
-        # of times): the most non-touching stars a row, column or band's open cells hold; the cells touching all
-        # cells of a mask; whether `need` stars fit in a mask (key mask * 64 + need).
-        self.rooms: dict[Cells, int] = {}
-        self.common: dict[Cells, Cells] = {}
-        self.near: dict[Cells, Cells] = {}  # the cells touching some cell of a mask
-        self.fitting: dict[int, bool] = {}
-        # The lines holding all the open cells of a region, and the region holding all those of a line, by those
-        # open cells (one-unit confinement).
-        self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
-        self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
         self.row_masks = tuple(u.mask for u in self.rows)
         self.column_masks = tuple(u.mask for u in self.columns)
         self.region_masks = tuple(u.mask for u in self.regions)
@@ -101,6 +110,13 @@ class Geometry:
         )
         # For every cell, the positions in `units` of its row, its column and its region.
         self.units_of_cell = tuple((cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n))
+        self.recall = Recall()
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if getattr(self, "_sealed", False):
+            raise AttributeError(f"a Geometry is immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
     def initial_state(self) -> State:
         return State(self.puzzle.given_stars, self.puzzle.given_empty)
@@ -110,12 +126,13 @@ class Geometry:
 
     def lacks(self, state: State) -> tuple[int, ...]:
         """Stars each unit of `units` still lacks (cached for the last state asked about)."""
-        if self._lacks_for != state.stars:
+        recall = self.recall
+        if recall.lacks_for != state.stars:
             stars = state.stars
             k = self.stars
-            self._lacks = tuple(k - (mask & stars).bit_count() for mask in self.unit_masks)
-            self._lacks_for = stars
-        return self._lacks
+            recall.lacks = tuple(k - (mask & stars).bit_count() for mask in self.unit_masks)
+            recall.lacks_for = stars
+        return recall.lacks
 
     def need(self, unit: Unit, state: State) -> int:
         """Stars the unit still lacks."""
@@ -137,20 +154,20 @@ class Geometry:
 
     def touched(self, mask: Cells) -> Cells:
         """Every cell that touches some cell of the mask."""
-        seen = self.near.get(mask)
+        seen = self.recall.near.get(mask)
         if seen is None:
             seen = 0
             for cell in iter_cells(mask):
                 seen |= self.neighbours[cell]
-            self.near[mask] = seen
+            self.recall.near[mask] = seen
         return seen
 
     def seen_by_all(self, mask: Cells) -> Cells:
         """The cells that touch every cell of a non-empty mask: a star anywhere in the mask empties them."""
-        common = self.common.get(mask)
+        common = self.recall.common.get(mask)
         if common is None:
             common = self.all_cells
             for cell in iter_cells(mask):
                 common &= self.neighbours[cell]
-            common = self.common[mask] = common & ~mask
+            common = self.recall.common[mask] = common & ~mask
         return common

@@ -51,9 +51,9 @@ def _candidates(geometry: Geometry, state: State) -> list[int]:
     """Open cells, those in the units with the fewest open cells first (where a person would try first);
     memoised for the state (every hypothetical variant scans them)."""
     key = ("candidates", state.stars, state.empty)
-    found = geometry.memo.get(key)
+    found = geometry.recall.memo.get(key)
     if found is None:
-        found = geometry.memo[key] = _tightest_first(geometry, state)
+        found = geometry.recall.memo[key] = _tightest_first(geometry, state)
     return found
 
 
@@ -86,7 +86,7 @@ def _tightest_first(geometry: Geometry, state: State) -> list[int]:
 def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int, depth: int) -> Outcome:
     """The outcome of assuming `assume` at `cell`, memoised on the geometry (same state, same answer)."""
     key = (state.stars, state.empty, cell, assume, level, depth)
-    memo = geometry.memo
+    memo = geometry.recall.memo
     outcome = memo.get(key)
     if outcome is None:
         if depth > 1:

@@ -78,7 +78,7 @@ def grade(
             break
         steps.append(step)
         state = State(state.stars | step.stars, state.empty | step.empties)
-        geometry.memo.clear()  # memoised work belongs to the previous state
+        geometry.recall.memo.clear()  # memoised work belongs to the previous state
         problem = broken_rule(geometry, state)
     return _grade(puzzle, view, geometry, state, tuple(steps), problem, config, max_cost)
 
