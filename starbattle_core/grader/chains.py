@@ -27,6 +27,7 @@ _REACH_COSTS = (3, 10, 28)  # see _reaches (Queens tiers weigh 1, 3, 6 and 12: t
 class _Ending:
     links: tuple[Link, ...]
     finished: bool
+    problem: str | None = None  # the broken rule, when the chain ends in a contradiction
 
 
 def broken_rule(geometry: Geometry, state: State) -> str | None:
@@ -67,9 +68,10 @@ def _no_room(geometry: Geometry, state: State) -> str | None:
 
 def build_chain(
     geometry: Geometry, state: State, deduction: Deduction, cost: int, table: list[Technique]
-) -> tuple[Link, ...]:
-    """The links of a hypothetical step found on `state` (see the module docstring); `table` is the solver's
-    table, `cost` the step's own."""
+) -> tuple[tuple[Link, ...], str]:
+    """The links of a hypothetical step found on `state` (see the module docstring; `table` is the solver's
+    table, `cost` the step's own) and the step's sentence told after its chain: a single assumption names the
+    rule its chain breaks (the fast propagation may have met another first)."""
     proved = deduction.stars | deduction.empties
     case = len(deduction.trials) > 1
     links: list[Link] = []
@@ -81,7 +83,16 @@ def build_chain(
             if ending.finished:
                 break
         links += ending.links
-    return tuple(links)
+    sentence = deduction.sentence
+    if not case and ending.problem is not None:
+        stars, empty = deduction.trials[0]
+        cell = geometry.names(stars | empty)
+        sentence = (
+            f"if {cell} were a star, {ending.problem} (the chain below); so {cell} is empty"
+            if stars
+            else f"if {cell} were empty, {ending.problem} (the chain below); so {cell} is a star"
+        )
+    return tuple(links), sentence
 
 
 def _reaches(table: list[Technique], cost: int) -> list[list[Technique]]:
@@ -119,7 +130,7 @@ def _follow(geometry: Geometry, state: State, table: list[Technique], proved: Ce
         problem = broken_rule(geometry, state) or _no_room(geometry, state)
         if problem is not None:
             links.append(Link("CONTRADICTION", 0, 0, f"so {problem}: the assumption is impossible"))
-            return _Ending(tuple(links), True)
+            return _Ending(tuple(links), True, problem)
         # A case ends when it decides the proved cells as the step does; one that decides them otherwise must
         # collapse, and is followed on to its contradiction.
         if proved and not deduction.stars & ~state.stars and not deduction.empties & ~state.empty:

@@ -21,7 +21,7 @@ from .chains import broken_rule, build_chain
 from .config import GradingConfig
 from .experience import Experience, experience
 from .geometry import Geometry, State
-from .step import Step
+from .step import Link, Step
 from .table import QUEENS_TIER_WEIGHTS, SOLVER_VERSION, Technique, techniques_for
 
 
@@ -99,8 +99,11 @@ def next_step(geometry: Geometry, state: State, table: list[Technique], *, chain
         stars, empties = found.stars & open_cells, found.empties & open_cells
         if not stars | empties:
             raise RuntimeError(f"technique {technique.code} reported a step that decides nothing")
-        chain = build_chain(geometry, state, found, technique.cost, table) if chains and found.trials else ()
-        return Step(technique.name, technique.code, technique.cost, stars, empties, found.units, found.sentence, chain)
+        chain: tuple[Link, ...] = ()
+        sentence = found.sentence
+        if chains and found.trials:
+            chain, sentence = build_chain(geometry, state, found, technique.cost, table)
+        return Step(technique.name, technique.code, technique.cost, stars, empties, found.units, sentence, chain)
     return None
 
 
