@@ -18,7 +18,9 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -51,7 +53,7 @@ def measure(result: Grade) -> tuple[object, ...]:
     return result.difficulty, result.band, result.experience.fun, sorted(Counter(s.code for s in result.steps).items())
 
 
-def timed(function, *args, **kwargs):  # type: ignore[no-untyped-def]
+def timed(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, float]:
     start = time.perf_counter()
     value = function(*args, **kwargs)
     return value, (time.perf_counter() - start) * 1000
@@ -66,12 +68,13 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     print(f"solver {SOLVER_VERSION}; measured in-process, one process")
-    rows = []
-    for name in args.files:
-        for line in (SHARED / name).read_text(encoding="utf-8").splitlines():
-            rows.append((name, json.loads(line)))
+    rows = [
+        (name, json.loads(line))
+        for name in args.files
+        for line in (SHARED / name).read_text(encoding="utf-8").splitlines()
+    ]
     big: dict[str, list[tuple[str, dict]]] = defaultdict(list)
-    kept = []
+    kept: list[tuple[str, dict]] = []
     for name, row in rows:
         (big[row.get("label") or "-"] if row["size"] >= 14 else kept).append((name, row))
     for label in sorted(big):

@@ -45,10 +45,10 @@ def labelled_rows(with_14: bool) -> list[dict]:
         for line in (SHARED / name).read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             label = row.get("label") or ""
-            if row["size"] == 10 or (with_14 and row["size"] == 14 and name == "labelled.jsonl"):
-                if label in ("medium", "normal", "hard") or label.startswith("logic work"):
-                    row["file"] = name
-                    rows.append(row)
+            wanted = row["size"] == 10 or (with_14 and row["size"] == 14 and name == "labelled.jsonl")
+            if wanted and (label in ("medium", "normal", "hard") or label.startswith("logic work")):
+                row["file"] = name
+                rows.append(row)
     return rows
 
 
@@ -158,8 +158,8 @@ def main() -> None:
         f"{today.medium_below}/{today.hard_below} in brackets)"
     )
     for (file, size, label), members in sorted(_by_label(held).items()):
-        bands = defaultdict(int)
-        old = defaultdict(int)
+        bands: dict[str, int] = defaultdict(int)
+        old: dict[str, int] = defaultdict(int)
         for r in members:
             bands[config.band(r["difficulty"])] += 1
             old[today.band(r["difficulty"])] += 1

@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from itertools import combinations
 
 import pytest
-
 from conftest import run_starbattle, shared_file
+
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import STARBATTLE_TECHNIQUES, Grade, grade
 from starbattle_core.puzzle import Cells, Puzzle, coords_to_cells, iter_cells
@@ -59,7 +60,7 @@ def check_chains(puzzle: Puzzle, result: Grade) -> int:
             assert chain, f"{puzzle.id}: {step.code} has no chain"
             starts = [i for i, link in enumerate(chain) if link.code in ("ASSUME", "CASE")]
             assert starts and starts[0] == 0
-            for begin, end in zip(starts, starts[1:] + [len(chain)]):
+            for begin, end in itertools.pairwise([*starts, len(chain)]):
                 piece = chain[begin:end]
                 assert piece[-1].code in ("CONTRADICTION", "END"), f"{puzzle.id} {step.code}: {piece[-1]}"
                 for link in piece[1:-1]:
@@ -119,7 +120,7 @@ def test_explain_narrates_chains_in_text_and_json(capsys, monkeypatch) -> None:
         ("--game", "queens", "--size", "8", "--band", "medium", "--seed", "3"),
     ],
 )
-def test_published_grade_is_the_recomputed_one(capsys, monkeypatch, tmp_path, args) -> None:
+def test_published_grade_is_the_recomputed_one(capsys, tmp_path, args) -> None:
     status, out, _ = run_starbattle(capsys, "generate", "--json", *args)
     assert status == 0
     published = json.loads(out)

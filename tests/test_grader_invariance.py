@@ -8,16 +8,16 @@ import random
 import re
 from collections import Counter
 
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_grader import random_regions
 
-from conftest import shared_file
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import Grade, grade, walkthrough_text
 from starbattle_core.grader.canonical import canonical_form, move_cells, symmetry_maps
 from starbattle_core.puzzle import Puzzle, is_solution, region_name
 from starbattle_core.region_map import puzzle_from_symbols
-from test_grader import random_regions
 
 
 def turned(puzzle: Puzzle, symmetry: int, letters: list[int]) -> tuple[Puzzle, tuple[int, ...]]:

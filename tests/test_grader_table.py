@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from starbattle_core.grader import QUEENS_TECHNIQUES, STARBATTLE_TECHNIQUES, Technique
@@ -10,7 +12,7 @@ from starbattle_core.grader import QUEENS_TECHNIQUES, STARBATTLE_TECHNIQUES, Tec
 @pytest.mark.parametrize("table", [STARBATTLE_TECHNIQUES, QUEENS_TECHNIQUES], ids=["starbattle", "queens"])
 def test_the_table_is_written_in_solve_order(table: tuple[Technique, ...]) -> None:
     costs = [t.cost for t in table]
-    out_of_order = [(a.code, b.code) for a, b in zip(table, table[1:]) if b.cost < a.cost]
+    out_of_order = [(a.code, b.code) for a, b in itertools.pairwise(table) if b.cost < a.cost]
     assert not out_of_order and costs == sorted(costs)
     assert len({t.code for t in table}) == len(table) and len({t.name for t in table}) == len(table)
     assert all(t.enabled for t in table)

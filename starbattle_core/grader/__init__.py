@@ -6,16 +6,19 @@ and narrated walkthroughs, for Star Battle and Queens.
     walkthrough_text / _json        the solve path, narrated
 """
 
+from .chains import broken_rule
 from .config import ExperienceConfig, GradingConfig
 from .experience import Experience
 from .geometry import Geometry, State
-from .chains import broken_rule
 from .solver import Grade, capped_solve, grade, next_step
 from .step import Deduction, Link, Step
 from .table import QUEENS_TECHNIQUES, SOLVER_VERSION, STARBATTLE_TECHNIQUES, Technique, solver_version, techniques_for
 from .walkthrough import walkthrough_json, walkthrough_text
 
 __all__ = [
+    "QUEENS_TECHNIQUES",
+    "SOLVER_VERSION",
+    "STARBATTLE_TECHNIQUES",
     "Deduction",
     "Experience",
     "ExperienceConfig",
@@ -23,9 +26,6 @@ __all__ = [
     "Grade",
     "GradingConfig",
     "Link",
-    "QUEENS_TECHNIQUES",
-    "SOLVER_VERSION",
-    "STARBATTLE_TECHNIQUES",
     "State",
     "Step",
     "Technique",

@@ -55,11 +55,10 @@ def _no_room(geometry: Geometry, state: State) -> str | None:
         need = geometry.need(unit, state)
         if need <= 0:
             continue
-        room = capacity(geometry, unit, open_cells)
-        if room is None:
+        if unit.kind == "region":
             fits = region_fits(geometry, unit.mask & open_cells, need)
         else:
-            fits = room >= need
+            fits = capacity(geometry, unit, open_cells) >= need
         if not fits:
             verb = "have" if unit.kind in ("rows", "columns") else "has"
             return f"{unit.label} {verb} no room for {need} more non-touching stars"
