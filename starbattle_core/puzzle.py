@@ -97,6 +97,9 @@ class Puzzle:
     id: str | None = field(default=None, compare=False)
     # The published answer, when the input carried one: checked by tests and `verify`, never used to solve.
     solution: Cells | None = field(default=None, compare=False)
+    # The names the input gave the regions (region i is `region_names[i]`), so that walkthroughs and errors speak
+    # the player's letters; None: A, B, C, ... in reading order.
+    region_names: tuple[str, ...] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         n = self.size
@@ -124,6 +127,8 @@ class Puzzle:
         self._check_givens()
         if self.solution is not None and self.solution & ~self.all_cells:
             raise PuzzleError("solution has cells off the board")
+        if self.region_names is not None and len(set(self.region_names)) != n:
+            raise PuzzleError(f"{len(set(self.region_names))} distinct region names for {n} regions")
 
     def _check_givens(self) -> None:
         n = self.size
@@ -193,8 +198,10 @@ class Puzzle:
         return tuple(result)
 
     def unit_label(self, kind: str, index: int) -> str:
-        """How a player names a unit: row 3, column 5, region C."""
-        return region_name(index) if kind == "region" else str(index + 1)
+        """How a player names a unit: row 3, column 5, region C (the input's own name for it, when known)."""
+        if kind != "region":
+            return str(index + 1)
+        return region_name(index) if self.region_names is None else self.region_names[index]
 
     def cell_name(self, cell: int) -> str:
         return cell_name(cell, self.size)
@@ -212,6 +219,7 @@ class Puzzle:
         given_empty: Cells = 0,
         id: str | None = None,
         solution: Cells | None = None,
+        region_names: tuple[str, ...] | None = None,
     ) -> Puzzle:
         """A puzzle from rows of region indices; a ragged or non-square grid is a PuzzleError."""
         n = len(grid)
@@ -220,7 +228,7 @@ class Puzzle:
             if len(row) != n:
                 raise PuzzleError(f"row {r + 1} has {len(row)} cells, expected {n} (the grid must be square)")
             flat.extend(row)
-        return cls(n, stars, tuple(flat), game, given_stars, given_empty, id, solution)
+        return cls(n, stars, tuple(flat), game, given_stars, given_empty, id, solution, region_names)
 
     def region_grid(self) -> list[list[int]]:
         n = self.size

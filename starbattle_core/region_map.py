@@ -75,7 +75,14 @@ def puzzle_from_symbols(
     index = {symbol: i for i, symbol in enumerate(cells_of)}
     regions = [[index[symbol] for symbol in row] for row in grid]
     return Puzzle.from_grid(
-        regions, stars, game, given_stars=given_stars, given_empty=given_empty, id=id, solution=solution
+        regions,
+        stars,
+        game,
+        given_stars=given_stars,
+        given_empty=given_empty,
+        id=id,
+        solution=solution,
+        region_names=tuple(str(symbol) for symbol in cells_of),  # walkthroughs use the input's own letters
     )
 
 

@@ -229,3 +229,34 @@ def test_the_default_seven_slots(tmp_path: Path) -> None:
     check_whole_boards(config, dt.date.fromisoformat(DAY), slots)
     boards = snapshot(config)["puzzles"]
     assert len(boards) == 7
+
+
+def test_regrade_brings_paths_of_an_older_solver_version_up_to_date(tmp_path: Path) -> None:
+    """After a solver change (a new SOLVER_VERSION), regrade adds each board's path under the new version, equal to
+    what the grader says of the stored board now; the old version's path stays for history, and the day's boards
+    read the new one."""
+    from flows import store
+    from flows.daily import daily
+    from flows.maintenance import regrade
+    from starbattle_core.grader import SOLVER_VERSION, grade, walkthrough_json
+
+    config = write_config(tmp_path, slots=SMALL_SLOTS[:1])
+    daily(date=DAY, config_path=config)
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    old = "grader-2-0123456789ab"
+    with Session(engine) as session:
+        [path] = session.exec(select(SolvePath)).all()
+        path.solver_version, path.difficulty, path.band, path.steps = old, 1, "expert", json.dumps({"steps": []})
+        session.add(path)
+        session.commit()
+    assert regrade(config_path=config) == {"solver_version": SOLVER_VERSION, "stale": 1, "regraded": 1}
+    with Session(engine) as session:
+        paths = {p.solver_version: p for p in session.exec(select(SolvePath)).all()}
+    assert set(paths) == {old, SOLVER_VERSION}
+    current = paths[SOLVER_VERSION]
+    puzzle = store.stored_puzzle(engine, current.puzzle_id)
+    result = grade(puzzle, load_settings(config).grading)
+    assert (current.difficulty, current.band) == (result.difficulty, result.band)
+    assert json.loads(current.steps) == walkthrough_json(puzzle, result)
+    [board] = store.day_boards(engine, dt.date.fromisoformat(DAY), solver_version=SOLVER_VERSION)
+    assert (board.difficulty, board.band) == (result.difficulty, result.band) and board.steps["steps"]

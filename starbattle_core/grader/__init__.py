@@ -6,11 +6,12 @@ and narrated walkthroughs, for Star Battle and Queens.
     walkthrough_text / _json        the solve path, narrated
 """
 
+from .chains import broken_rule
 from .config import ExperienceConfig, GradingConfig
 from .experience import Experience
 from .geometry import Geometry, State
-from .solver import Grade, broken_rule, capped_solve, grade, next_step
-from .step import Deduction, Step
+from .solver import Grade, capped_solve, grade, next_step
+from .step import Deduction, Link, Step
 from .table import QUEENS_TECHNIQUES, SOLVER_VERSION, STARBATTLE_TECHNIQUES, Technique, solver_version, techniques_for
 from .walkthrough import walkthrough_json, walkthrough_text
 
@@ -24,6 +25,7 @@ __all__ = [
     "Geometry",
     "Grade",
     "GradingConfig",
+    "Link",
     "State",
     "Step",
     "Technique",

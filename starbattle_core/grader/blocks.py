@@ -19,9 +19,9 @@ def block_cover(geometry: Geometry, area: Cells) -> list[Cells]:
     top-left: the first uncovered cell takes the block, anchored on it or one column left, that covers more.
     Remembered for the solve: the same areas come back step after step."""
     key = ("cover", area)
-    known = geometry.lasting.get(key)
+    known = geometry.recall.lasting.get(key)
     if known is None:
-        known = geometry.lasting[key] = _block_cover(geometry, area)
+        known = geometry.recall.lasting[key] = _block_cover(geometry, area)
     return known
 
 

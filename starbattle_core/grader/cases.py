@@ -74,9 +74,9 @@ def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduc
         own = unit.mask & open_cells
         candidates = (geometry.touched(own) | own) & open_cells
         key = ("pressure", unit.kind, unit.index, need, own, candidates, last_ones)
-        cell = geometry.lasting.get(key)
+        cell = geometry.recall.lasting.get(key)
         if cell is None:
-            cell = geometry.lasting[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
+            cell = geometry.recall.lasting[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
         if cell >= 0:
             gone = _removed_by_star(geometry, lack, open_cells, cell)
             return Deduction(
@@ -94,7 +94,7 @@ def _squeezed(
 ) -> int:
     """The first candidate cell whose star would leave the unit (open cells `own`) without room, or -1."""
     regions = unit.kind == "region"  # room in a region is an exact search; lines and bands read it off a path
-    rooms = geometry.rooms
+    rooms = geometry.recall.rooms
     for cell in iter_cells(candidates):
         bit = 1 << cell
         gone = _removed_by_star(geometry, lack, open_cells, cell)

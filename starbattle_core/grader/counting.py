@@ -40,9 +40,9 @@ def confinements(
     if tight:
         return _confinements(geometry, state, inner, size, True)
     key = ("confinements", state.stars, state.empty, inner, size)
-    found = geometry.memo.get(key)
+    found = geometry.recall.memo.get(key)
     if found is None:
-        found = geometry.memo[key] = list(_confinements(geometry, state, inner, size, False))
+        found = geometry.recall.memo[key] = list(_confinements(geometry, state, inner, size, False))
     return iter(found)
 
 
@@ -70,7 +70,7 @@ class _Side:
 def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
     """The two pairings for `inner`, read once per state (every union size uses them)."""
     key = ("sides", state.stars, state.empty, inner)
-    found: list[_Side] | None = geometry.memo.get(key)
+    found: list[_Side] | None = geometry.recall.memo.get(key)
     if found is not None:
         return found
     open_cells = geometry.open_cells(state)
@@ -91,7 +91,7 @@ def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
         active = tuple(u for u in inner_units if u.mask & open_cells)
         opens = tuple(u.mask & open_cells for u in active)
         # A span depends on the open cells alone: remembered for the solve, per kind of outer unit.
-        known = geometry.lasting.setdefault(("spans", outer_units[0].kind), {})
+        known = geometry.recall.lasting.setdefault(("spans", outer_units[0].kind), {})
         spans = tuple(_span(known, own, outer_of) for own in opens)
         found.append(
             _Side(
@@ -105,7 +105,7 @@ def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
                 tuple(geometry.need(u, state) for u in outer_units),
             )
         )
-    geometry.memo[key] = found
+    geometry.recall.memo[key] = found
     return found
 
 
@@ -127,9 +127,9 @@ def _search(geometry: Geometry, side: _Side, size: int, tight: bool) -> Iterator
         tuple(u.index for u in side.active),
         side.spans,
     )
-    combos = geometry.lasting.get(key)
+    combos = geometry.recall.lasting.get(key)
     if combos is None:
-        combos = geometry.lasting[key] = _unions(side.spans, size)
+        combos = geometry.recall.lasting[key] = _unions(side.spans, size)
     opens, needs, outer_open, outer_need = side.opens, side.needs, side.outer_open, side.outer_need
     for chosen, outer in combos:
         inside = 0

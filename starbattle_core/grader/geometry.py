@@ -13,6 +13,7 @@ from operator import or_
 from typing import Any
 
 from ..puzzle import Cells, Puzzle, iter_cells
+from .canonical import View
 
 
 @dataclass(frozen=True)
@@ -35,38 +36,11 @@ class State:
     empty: Cells = 0
 
 
-class Geometry:
-    """Masks of one puzzle, computed once and shared by every technique."""
+class Recall:
+    """Work remembered during one solve, kept apart from the geometry (which never changes): the techniques read
+    and fill it, every entry a pure function of its key, so what is remembered changes no answer, only its speed."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
-        n = puzzle.size
-        self.puzzle = puzzle
-        self.size = n
-        self.stars = puzzle.stars
-        self.all_cells = puzzle.all_cells
-        self.neighbours = puzzle.neighbours
-        k = puzzle.stars
-        self.rows = tuple(Unit("row", i, m, k, f"row {i + 1}") for i, m in enumerate(puzzle.row_masks))
-        self.columns = tuple(Unit("column", i, m, k, f"column {i + 1}") for i, m in enumerate(puzzle.col_masks))
-        self.regions = tuple(
-            Unit("region", i, m, k, f"region {puzzle.unit_label('region', i)}")
-            for i, m in enumerate(puzzle.region_masks)
-        )
-        self.lines = self.rows + self.columns
-        # Rows, columns, regions: the units whose quota the rules state.
-        self.units = self.lines + self.regions
-        self.bands = tuple(
-            Unit("rows", i, self.rows[i].mask | self.rows[i + 1].mask, 2 * k, f"rows {i + 1}-{i + 2}")
-            for i in range(n - 1)
-        ) + tuple(
-            Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, f"columns {i + 1}-{i + 2}")
-            for i in range(n - 1)
-        )
-        # Plain tuples for the hot loops of propagation: unit masks, and how to read a line as a path of bits.
-        self.unit_masks = tuple(u.mask for u in self.units)
-        self.line_paths = tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n))
-        self._lacks: tuple[int, ...] = ()
-        self._lacks_for: Cells | None = None
+    def __init__(self) -> None:
         # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
         # solver clears it as the state moves on, so it holds one state's work at a time.
         self.memo: dict[tuple[Any, ...], Any] = {}
@@ -83,6 +57,49 @@ class Geometry:
         # open cells (one-unit confinement).
         self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
         self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
+        # The stars each unit lacks, for the last stars asked about.
+        self.lacks: tuple[int, ...] = ()
+        self.lacks_for: Cells | None = None
+
+
+class Geometry:
+    """Masks of one puzzle, computed once and shared by every technique; immutable once built. What a solve
+    remembers lives in `recall` (a fresh `Recall` per geometry)."""
+
+    def __init__(self, puzzle: Puzzle, view: View | None = None) -> None:
+        """`view`: how to name cells and units when `puzzle` is the canonical form of the player's board (see
+        canonical.py); without it, the puzzle's own names."""
+        n = puzzle.size
+        self.puzzle = puzzle
+        self.view = view
+        self.size = n
+        self.stars = puzzle.stars
+        self.all_cells = puzzle.all_cells
+        self.neighbours = puzzle.neighbours
+        k = puzzle.stars
+        if view is None:
+            line_labels = tuple(f"row {i + 1}" for i in range(n)) + tuple(f"column {i + 1}" for i in range(n))
+            band_labels = tuple(f"rows {i + 1}-{i + 2}" for i in range(n - 1)) + tuple(
+                f"columns {i + 1}-{i + 2}" for i in range(n - 1)
+            )
+            region_labels = tuple(f"region {puzzle.unit_label('region', i)}" for i in range(n))
+        else:
+            line_labels, band_labels, region_labels = view.lines, view.bands, view.regions
+        self.rows = tuple(Unit("row", i, m, k, line_labels[i]) for i, m in enumerate(puzzle.row_masks))
+        self.columns = tuple(Unit("column", i, m, k, line_labels[n + i]) for i, m in enumerate(puzzle.col_masks))
+        self.regions = tuple(Unit("region", i, m, k, region_labels[i]) for i, m in enumerate(puzzle.region_masks))
+        self.lines = self.rows + self.columns
+        # Rows, columns, regions: the units whose quota the rules state.
+        self.units = self.lines + self.regions
+        self.bands = tuple(
+            Unit("rows", i, self.rows[i].mask | self.rows[i + 1].mask, 2 * k, band_labels[i]) for i in range(n - 1)
+        ) + tuple(
+            Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, band_labels[n - 1 + i])
+            for i in range(n - 1)
+        )
+        # Plain tuples for the hot loops of propagation: unit masks, and how to read a line as a path of bits.
+        self.unit_masks = tuple(u.mask for u in self.units)
+        self.line_paths = tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n))
         self.row_masks = tuple(u.mask for u in self.rows)
         self.column_masks = tuple(u.mask for u in self.columns)
         self.region_masks = tuple(u.mask for u in self.regions)
@@ -93,6 +110,13 @@ class Geometry:
         )
         # For every cell, the positions in `units` of its row, its column and its region.
         self.units_of_cell = tuple((cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n))
+        self.recall = Recall()
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if getattr(self, "_sealed", False):
+            raise AttributeError(f"a Geometry is immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
     def initial_state(self) -> State:
         return State(self.puzzle.given_stars, self.puzzle.given_empty)
@@ -102,43 +126,48 @@ class Geometry:
 
     def lacks(self, state: State) -> tuple[int, ...]:
         """Stars each unit of `units` still lacks (cached for the last state asked about)."""
-        if self._lacks_for != state.stars:
+        recall = self.recall
+        if recall.lacks_for != state.stars:
             stars = state.stars
             k = self.stars
-            self._lacks = tuple(k - (mask & stars).bit_count() for mask in self.unit_masks)
-            self._lacks_for = stars
-        return self._lacks
+            recall.lacks = tuple(k - (mask & stars).bit_count() for mask in self.unit_masks)
+            recall.lacks_for = stars
+        return recall.lacks
 
     def need(self, unit: Unit, state: State) -> int:
         """Stars the unit still lacks."""
         return unit.quota - (unit.mask & state.stars).bit_count()
 
     def cell_name(self, cell: int) -> str:
-        return self.puzzle.cell_name(cell)
+        """The player's name of a cell (R3C5 on the board as the player holds it)."""
+        return self.puzzle.cell_name(cell) if self.view is None else self.view.cell_name(cell)
 
     def names(self, mask: Cells) -> str:
-        """'R1C2', 'R1C2 and R3C4', 'R1C2, R3C4 and R5C6'."""
-        cells = [self.cell_name(c) for c in iter_cells(mask)]
+        """'R1C2', 'R1C2 and R3C4', 'R1C2, R3C4 and R5C6', in the player's reading order."""
+        found = list(iter_cells(mask))
+        if self.view is not None:
+            found.sort(key=self.view.cells.__getitem__)
+        cells = [self.cell_name(c) for c in found]
         if len(cells) <= 1:
             return "".join(cells)
         return ", ".join(cells[:-1]) + " and " + cells[-1]
 
     def touched(self, mask: Cells) -> Cells:
         """Every cell that touches some cell of the mask."""
-        seen = self.near.get(mask)
+        seen = self.recall.near.get(mask)
         if seen is None:
             seen = 0
             for cell in iter_cells(mask):
                 seen |= self.neighbours[cell]
-            self.near[mask] = seen
+            self.recall.near[mask] = seen
         return seen
 
     def seen_by_all(self, mask: Cells) -> Cells:
         """The cells that touch every cell of a non-empty mask: a star anywhere in the mask empties them."""
-        common = self.common.get(mask)
+        common = self.recall.common.get(mask)
         if common is None:
             common = self.all_cells
             for cell in iter_cells(mask):
                 common &= self.neighbours[cell]
-            common = self.common[mask] = common & ~mask
+            common = self.recall.common[mask] = common & ~mask
         return common

@@ -41,9 +41,9 @@ def assumption(
             bit = 1 << cell
             if assume == "star":
                 sentence = f"if {name} were a star, {outcome.contradiction}; so {name} is empty"
-                return Deduction(0, bit, (), sentence)
+                return Deduction(0, bit, (), sentence, ((bit, 0),))
             sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a star"
-            return Deduction(bit, 0, (), sentence)
+            return Deduction(bit, 0, (), sentence, ((0, bit),))
     return None
 
 
@@ -51,9 +51,9 @@ def _candidates(geometry: Geometry, state: State) -> list[int]:
     """Open cells, those in the units with the fewest open cells first (where a person would try first);
     memoised for the state (every hypothetical variant scans them)."""
     key = ("candidates", state.stars, state.empty)
-    found = geometry.memo.get(key)
+    found = geometry.recall.memo.get(key)
     if found is None:
-        found = geometry.memo[key] = _tightest_first(geometry, state)
+        found = geometry.recall.memo[key] = _tightest_first(geometry, state)
     return found
 
 
@@ -86,7 +86,7 @@ def _tightest_first(geometry: Geometry, state: State) -> list[int]:
 def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int, depth: int) -> Outcome:
     """The outcome of assuming `assume` at `cell`, memoised on the geometry (same state, same answer)."""
     key = (state.stars, state.empty, cell, assume, level, depth)
-    memo = geometry.memo
+    memo = geometry.recall.memo
     outcome = memo.get(key)
     if outcome is None:
         if depth > 1:
@@ -180,5 +180,6 @@ def unit_chains(
                 + "; following each one to its end, they all agree: "
                 + "; ".join(parts)
             )
-            return Deduction(stars, empty, (unit.label,), sentence)
+            trials = tuple((way, 0) for way in ways)
+            return Deduction(stars, empty, (unit.label,), sentence, trials)
     return None

@@ -46,9 +46,9 @@ def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int:
     bits = unit.mask & open_cells
     # The room is a fact about the cells alone (the most non-touching stars they hold), so one table serves
     # every row, column and band.
-    room = geometry.rooms.get(bits)
+    room = geometry.recall.rooms.get(bits)
     if room is None:
-        room = geometry.rooms[bits] = _path_capacity(geometry, unit, bits)
+        room = geometry.recall.rooms[bits] = _path_capacity(geometry, unit, bits)
     return room
 
 
@@ -75,9 +75,9 @@ def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells) -> tuple[Cell
     cells touching both of its cells are empty."""
     bits = unit.mask & open_cells
     key = ("tight", unit.kind, unit.index, bits)
-    known = geometry.lasting.get(key)
+    known = geometry.recall.lasting.get(key)
     if known is None:
-        known = geometry.lasting[key] = _tight_marks(geometry, unit, bits)
+        known = geometry.recall.lasting[key] = _tight_marks(geometry, unit, bits)
     stars, empties = known
     return stars, empties & open_cells
 
@@ -141,9 +141,9 @@ def _runs(path: int, step: int) -> list[list[int]]:
 def region_fits(geometry: Geometry, mask: Cells, need: int) -> bool:
     """`fits`, remembered for the solve (the answer depends on the cells and the need alone)."""
     key = (mask << 6) | need
-    known = geometry.fitting.get(key)
+    known = geometry.recall.fitting.get(key)
     if known is None:
-        known = geometry.fitting[key] = fits(geometry.neighbours, mask, need)
+        known = geometry.recall.fitting[key] = fits(geometry.neighbours, mask, need)
     return known
 
 
@@ -183,7 +183,7 @@ def state_ways(geometry: Geometry, state: State, area: Cells, need: int, limit: 
     free = area & geometry.open_cells(state) & ~geometry.touched(state.stars)
     lack = geometry.lacks(state)
     key = ("ways", free, need, lack)
-    known = geometry.lasting.get(key)
+    known = geometry.recall.lasting.get(key)
     if known is not None:
         searched, found = known
         if found is not None:
@@ -192,7 +192,7 @@ def state_ways(geometry: Geometry, state: State, area: Cells, need: int, limit: 
             return None
     ways = ways_on(geometry, free, need, limit, lack)
     found = None if ways is None else _summary(geometry, ways, lack)
-    geometry.lasting[key] = (limit, found)
+    geometry.recall.lasting[key] = (limit, found)
     return found
 
 
@@ -287,10 +287,15 @@ def propagate(
     lines = len(paths)
     neighbours = geometry.neighbours
     all_cells = geometry.all_cells
-    rooms, commons, seen_by_all, fitting = geometry.rooms, geometry.common, geometry.seen_by_all, geometry.fitting
+    rooms, commons, seen_by_all, fitting = (
+        geometry.recall.rooms,
+        geometry.recall.common,
+        geometry.seen_by_all,
+        geometry.recall.fitting,
+    )
     band_quota = 2 * k
     zones = geometry.zones
-    known_cases = geometry.lasting
+    known_cases = geometry.recall.lasting
     dirty = all_cells if changed is None else changed
     fresh = stars & dirty
     rounds = 0
@@ -420,8 +425,8 @@ def _confined(geometry: Geometry, stars: Cells, open_cells: Cells, dirty: Cells)
     touch the `dirty` cells are looked at."""
     gone = 0
     for region, masks, holders in (
-        (True, geometry.region_masks, geometry.region_holders),
-        (False, geometry.line_masks, geometry.line_holders),
+        (True, geometry.region_masks, geometry.recall.region_holders),
+        (False, geometry.line_masks, geometry.recall.line_holders),
     ):
         for mask in masks:
             own = mask & open_cells

@@ -1,5 +1,10 @@
 """The step solver: apply the cheapest technique that makes progress, then start again from the cheapest.
 
+`grade` is the one grading entry point (the CLI, the generator, tuning and the pipeline all call it). It solves
+the board's canonical form (canonical.py), so the path, the difficulty, the band and the fun score are the same
+for every rotation, reflection and region lettering of a board; the steps are read back onto the player's board
+(cells, row, column and region names in the player's own letters).
+
 It never guesses and never assumes the solution is unique: every step is a deduction from the rules and the marks
 so far. It ends solved (every cell decided, the stars a solution) or stuck (no technique applies, or the marks
 contradict the rules, which happens only on a board with no solution). With `max_cost`, only techniques up to that
@@ -8,13 +13,15 @@ cost are used (the capped solver): when it completes, every placement was forced
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..puzzle import Cells, Puzzle, is_solution, iter_cells
+from ..puzzle import Cells, Puzzle, is_solution
+from .canonical import View, canonical_form
+from .chains import broken_rule, build_chain
 from .config import GradingConfig
 from .experience import Experience, experience
 from .geometry import Geometry, State
-from .step import Step
+from .step import Link, Step
 from .table import QUEENS_TIER_WEIGHTS, SOLVER_VERSION, Technique, techniques_for
 
 
@@ -49,9 +56,11 @@ def grade(
     *,
     max_cost: int | None = None,
     techniques: tuple[Technique, ...] | None = None,
+    chains: bool = True,
 ) -> Grade:
     """Solve the puzzle step by step and grade the path (see the module docstring); `techniques` replaces the
-    game's built-in table (tests and experiments).
+    game's built-in table (tests and experiments). Every hypothetical step carries the chain a player can follow
+    (chains.py; `chains=False` skips them: no number changes, only the narration).
 
     >>> from starbattle_core.formats import puzzle_from_json
     >>> board = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]})
@@ -75,19 +84,20 @@ def grade(
         for t in (techniques if techniques is not None else techniques_for(puzzle.game))
         if t.enabled and (max_cost is None or t.cost <= max_cost)
     ]
-    geometry = Geometry(puzzle)
+    canonical, view = canonical_form(puzzle)
+    geometry = Geometry(canonical, view)
     state = geometry.initial_state()
     steps: list[Step] = []
     problem = broken_rule(geometry, state)
     while problem is None and geometry.open_cells(state):
-        step = next_step(geometry, state, table)
+        step = next_step(geometry, state, table, chains=chains)
         if step is None:
             break
         steps.append(step)
         state = State(state.stars | step.stars, state.empty | step.empties)
-        geometry.memo.clear()  # memoised work belongs to the previous state
+        geometry.recall.memo.clear()  # memoised work belongs to the previous state
         problem = broken_rule(geometry, state)
-    return _grade(puzzle, geometry, state, tuple(steps), problem, config, max_cost)
+    return _grade(puzzle, view, geometry, state, tuple(steps), problem, config, max_cost)
 
 
 def capped_solve(puzzle: Puzzle, max_cost: int, config: GradingConfig | None = None) -> Grade:
@@ -95,8 +105,9 @@ def capped_solve(puzzle: Puzzle, max_cost: int, config: GradingConfig | None = N
     return grade(puzzle, config, max_cost=max_cost)
 
 
-def next_step(geometry: Geometry, state: State, table: list[Technique]) -> Step | None:
-    """The cheapest technique's first deduction that decides at least one open cell (a hint), or None."""
+def next_step(geometry: Geometry, state: State, table: list[Technique], *, chains: bool = False) -> Step | None:
+    """The cheapest technique's first deduction that decides at least one open cell (a hint), or None; with
+    `chains`, a hypothetical step carries the chain a player can follow (chains.py)."""
     open_cells = geometry.open_cells(state)
     for technique in table:
         found = technique.apply(geometry, state)
@@ -105,30 +116,24 @@ def next_step(geometry: Geometry, state: State, table: list[Technique]) -> Step 
         stars, empties = found.stars & open_cells, found.empties & open_cells
         if not stars | empties:
             raise RuntimeError(f"technique {technique.code} reported a step that decides nothing")
-        return Step(technique.name, technique.code, technique.cost, stars, empties, found.units, found.sentence)
+        chain: tuple[Link, ...] = ()
+        sentence = found.sentence
+        if chains and found.trials:
+            chain, sentence = build_chain(geometry, state, found, technique.cost, table)
+        return Step(technique.name, technique.code, technique.cost, stars, empties, found.units, sentence, chain)
     return None
 
 
-def broken_rule(geometry: Geometry, state: State) -> str | None:
-    """Why the marks contradict the rules (touching stars, a unit over its quota or out of room, a cell both
-    star and empty), or None."""
-    if state.stars & state.empty:
-        return f"{geometry.names(state.stars & state.empty)} marked both star and empty"
-    open_cells = geometry.open_cells(state)
-    for unit in geometry.units:
-        need = geometry.need(unit, state)
-        if need < 0:
-            return f"{unit.label} has more than {unit.quota} stars"
-        if (unit.mask & open_cells).bit_count() < need:
-            return f"{unit.label} has no room left for its stars"
-    for cell in iter_cells(state.stars):
-        if geometry.neighbours[cell] & state.stars:
-            return f"star {geometry.cell_name(cell)} touches another star"
-    return None
+def _on_player_board(step: Step, view: View) -> Step:
+    chain = tuple(
+        replace(link, stars=view.to_player(link.stars), empties=view.to_player(link.empties)) for link in step.chain
+    )
+    return replace(step, stars=view.to_player(step.stars), empties=view.to_player(step.empties), chain=chain)
 
 
 def _grade(
     puzzle: Puzzle,
+    view: View,
     geometry: Geometry,
     state: State,
     steps: tuple[Step, ...],
@@ -136,8 +141,10 @@ def _grade(
     config: GradingConfig,
     max_cost: int | None,
 ) -> Grade:
-    open_cells = geometry.open_cells(state)
-    solved = problem is None and not open_cells and is_solution(puzzle, state.stars)
+    open_cells = view.to_player(geometry.open_cells(state))
+    stars, empty = view.to_player(state.stars), view.to_player(state.empty)
+    steps = tuple(_on_player_board(step, view) for step in steps)
+    solved = problem is None and not open_cells and is_solution(puzzle, stars)
     difficulty = sum(s.cost for s in steps)
     hardest = max(steps, key=lambda s: s.cost) if steps else None  # max keeps the first of equals
     queens = puzzle.game == "queens"
@@ -158,8 +165,8 @@ def _grade(
         climax=scored.climax,
         experience=scored,
         version=SOLVER_VERSION,
-        stars=state.stars,
-        empty=state.empty,
+        stars=stars,
+        empty=empty,
         open=open_cells,
         contradiction=problem,
         max_cost=max_cost,

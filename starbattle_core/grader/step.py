@@ -13,11 +13,24 @@ from ..puzzle import Cells
 
 @dataclass(frozen=True)
 class Deduction:
-    """Cells proved to be stars or empty by one technique application, and why."""
+    """Cells proved to be stars or empty by one technique application, and why; a hypothetical one also names
+    what it assumed (`trials`: the (stars, empty cells) added by each assumption or case it followed)."""
 
     stars: Cells
     empties: Cells
     units: tuple[str, ...]
+    sentence: str
+    trials: tuple[tuple[Cells, Cells], ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link of a hypothetical step's chain (chains.py): the assumption or case ("ASSUME", "CASE"), a forced
+    consequence with the code of the technique that forced it, or the ending ("CONTRADICTION", "END")."""
+
+    code: str
+    stars: Cells
+    empties: Cells
     sentence: str
 
 
@@ -32,3 +45,4 @@ class Step:
     empties: Cells
     units: tuple[str, ...]
     sentence: str
+    chain: tuple[Link, ...] = ()  # hypothetical steps: the chain a player can follow

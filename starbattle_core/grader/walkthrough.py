@@ -1,5 +1,8 @@
-"""The narrated solve path: numbered steps with their sentences, cost and running total, and the board after
-the key steps (the hard ones, see experience.py, and the last one). Text for people, JSON for machines."""
+"""The narrated solve path: numbered steps with their sentences, cost and running total, the chain of every
+hypothetical step (the assumption, each forced consequence with its technique, the ending), and the board after
+the key steps (the hard ones, see experience.py, and the last one) with row and column numbers. Text for people,
+JSON for machines. Cells and units are named on the board as the player holds it, regions by the player's
+letters."""
 
 from __future__ import annotations
 
@@ -24,6 +27,20 @@ def key_steps(grade: Grade, config: GradingConfig | None = None) -> set[int]:
     return keys
 
 
+def labelled_board(puzzle: Puzzle, stars: Cells = 0, empty: Cells = 0, *, ascii: bool = False) -> str:
+    """The board drawn by `render_board`, with column numbers above it and row numbers on its left, so that a
+    sentence's R3C5 can be found at a glance."""
+    drawing = render_board(puzzle, stars, empty, ascii=ascii).split("\n")
+    width = len(str(puzzle.size))
+    # Each cell is four characters wide (a border then three), so column c's middle is at 4c + 2.
+    header = "".join(f"{c + 1:^4}" for c in range(puzzle.size)).rstrip()
+    lines = [" " * (width + 1) + " " + header]
+    for i, line in enumerate(drawing):
+        label = str(i // 2 + 1) if i % 2 else ""
+        lines.append(f"{label:>{width}} {line}")
+    return "\n".join(lines)
+
+
 def walkthrough_text(puzzle: Puzzle, grade: Grade, config: GradingConfig | None = None, *, ascii: bool = False) -> str:
     """The walkthrough as text (``ascii=True``: boards drawn with ASCII characters only)."""
     title = puzzle.id or "puzzle"
@@ -35,7 +52,7 @@ def walkthrough_text(puzzle: Puzzle, grade: Grade, config: GradingConfig | None 
             f"fun {grade.experience.fun:g}, solver {grade.version}"
         ),
         "",
-        render_board(puzzle, ascii=ascii),
+        labelled_board(puzzle, ascii=ascii),
         "",
     ]
     keys = key_steps(grade, config)
@@ -45,8 +62,12 @@ def walkthrough_text(puzzle: Puzzle, grade: Grade, config: GradingConfig | None 
         stars |= step.stars
         empty |= step.empties
         lines.append(f"{i + 1}. [{step.technique} ({step.code}), cost {step.cost}, total {total}] {step.sentence}.")
+        for link in step.chain:
+            indent = "     " if link.code in ("ASSUME", "CASE") else "       "
+            code = "" if link.code in ("ASSUME", "CASE", "CONTRADICTION", "END") else f"[{link.code}] "
+            lines.append(f"{indent}{code}{link.sentence}")
         if i in keys:
-            lines += ["", render_board(puzzle, stars, empty, ascii=ascii), ""]
+            lines += ["", labelled_board(puzzle, stars, empty, ascii=ascii), ""]
     if grade.contradiction:
         lines.append(f"The marks break the rules: {grade.contradiction}; the board has no solution.")
     elif not grade.solved:
@@ -76,6 +97,21 @@ def walkthrough_json(puzzle: Puzzle, grade: Grade) -> dict[str, Any]:
                 "empties": coords(step.empties),
                 "units": list(step.units),
                 "sentence": step.sentence,
+                **(
+                    {
+                        "chain": [
+                            {
+                                "code": link.code,
+                                "stars": coords(link.stars),
+                                "empties": coords(link.empties),
+                                "sentence": link.sentence,
+                            }
+                            for link in step.chain
+                        ]
+                    }
+                    if step.chain
+                    else {}
+                ),
             }
         )
     return {
