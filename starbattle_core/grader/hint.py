@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from ..counter import count_solutions
 from ..puzzle import Cells, Puzzle, PuzzleError, coords_to_cells
+from .chains import broken_rule
 from .geometry import Geometry, State
-from .solver import broken_rule, next_step
+from .solver import next_step
 from .step import Step
 from .table import techniques_for
 
