@@ -74,6 +74,14 @@ class View:
     def to_player(self, mask: Cells) -> Cells:
         return move_cells(mask, self.cells)
 
+    def to_canonical(self, mask: Cells) -> Cells:
+        """The canonical cells of a mask of the player's cells (the inverse of `to_player`)."""
+        out = 0
+        for canonical_cell, player_cell in enumerate(self.cells):
+            if mask >> player_cell & 1:
+                out |= 1 << canonical_cell
+        return out
+
 
 def canonical_form(puzzle: Puzzle) -> tuple[Puzzle, View]:
     """The canonical board of `puzzle` and the view back onto `puzzle` (see the module docstring)."""

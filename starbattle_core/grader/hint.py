@@ -3,7 +3,8 @@
 The player's marks are checked against the board's unique solution first (counted, never taken on trust from the
 input): a star where the solution has none, or a dot on a solution star, is named, because no honest deduction can
 start from a wrong mark. From right marks the step is the one the grader itself would take next (the cheapest
-technique that decides an open cell), so a hint and the stored solve path speak the same language.
+technique that decides an open cell, found on the board's canonical form as `grade` does, then read back onto the
+player's board), so a hint and the stored solve path speak the same language.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from dataclasses import dataclass
 
 from ..counter import count_solutions
 from ..puzzle import Cells, Puzzle, PuzzleError, coords_to_cells
+from .canonical import canonical_form
 from .chains import broken_rule
 from .geometry import Geometry, State
-from .solver import next_step
+from .solver import next_step, on_player_board
 from .step import Step
 from .table import techniques_for
 
@@ -59,18 +61,20 @@ def hint(puzzle: Puzzle, stars: Cells = 0, empties: Cells = 0) -> Hint:
         return Hint(
             "wrong", "a mark is wrong: " + "; ".join(parts), wrong_stars=wrong_stars, wrong_empties=wrong_empties
         )
-    state = State(puzzle.given_stars | stars, puzzle.given_empty | empties)
-    if state.stars & solution == solution:
+    if (puzzle.given_stars | stars) & solution == solution:
         return Hint("solved", f"solved: all {puzzle.stars * n} stars are placed")
-    problem = broken_rule(geometry, state)
+    canonical, view = canonical_form(puzzle)
+    board = Geometry(canonical, view)
+    state = State(view.to_canonical(puzzle.given_stars | stars), view.to_canonical(puzzle.given_empty | empties))
+    problem = broken_rule(board, state)
     if problem is not None:  # right marks cannot break a rule; kept as a guard against a counter/grader mismatch
         raise RuntimeError(f"marks agreeing with the solution break a rule: {problem}")
     table = [technique for technique in techniques_for(puzzle.game) if technique.enabled]
-    step = next_step(geometry, state, table)
+    step = next_step(board, state, table, chains=True)
     if step is None:
-        open_cells = geometry.open_cells(state).bit_count()
+        open_cells = board.open_cells(state).bit_count()
         return Hint("stuck", f"no technique applies from these marks ({open_cells} cells open)")
-    return Hint("step", step.sentence, step=step)
+    return Hint("step", step.sentence, step=on_player_board(step, view))
 
 
 def marks_from_json(value: object, size: int, where: str = "marks") -> tuple[Cells, Cells]:

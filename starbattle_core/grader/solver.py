@@ -124,7 +124,8 @@ def next_step(geometry: Geometry, state: State, table: list[Technique], *, chain
     return None
 
 
-def _on_player_board(step: Step, view: View) -> Step:
+def on_player_board(step: Step, view: View) -> Step:
+    """A step found on the canonical board, in the player's cells (its sentence already names them)."""
     chain = tuple(
         replace(link, stars=view.to_player(link.stars), empties=view.to_player(link.empties)) for link in step.chain
     )
@@ -143,7 +144,7 @@ def _grade(
 ) -> Grade:
     open_cells = view.to_player(geometry.open_cells(state))
     stars, empty = view.to_player(state.stars), view.to_player(state.empty)
-    steps = tuple(_on_player_board(step, view) for step in steps)
+    steps = tuple(on_player_board(step, view) for step in steps)
     solved = problem is None and not open_cells and is_solution(puzzle, stars)
     difficulty = sum(s.cost for s in steps)
     hardest = max(steps, key=lambda s: s.cost) if steps else None  # max keeps the first of equals
