@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Sequence
+from collections.abc import Sequence
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-from .report import board_rows, boards_markdown, rejection_rows
-from .store import ScheduledBoard, SlotStats
+from flows.report import board_rows, boards_markdown, rejection_rows
+from flows.store import ScheduledBoard, SlotStats
 
 
 def _span(dates: Sequence[dt.date]) -> str:

@@ -18,15 +18,16 @@ from prefect.artifacts import create_progress_artifact, create_table_artifact, u
 from prefect.futures import PrefectFuture
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
+# Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
+# parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
+from flows import store
+from flows.artifacts import publish_day
+from flows.dates import date_range, parse_date, today
+from flows.settings import Settings, SlotConfig, load_settings
+from flows.tasks import GENERATOR_VERSION, SlotOutcome, database, generate_slot, record_effort, schedule_board
 from starbattle_core.generator import GeneratorConfig, near_duplicate
 from starbattle_core.grader import SOLVER_VERSION, GradingConfig
 from starbattle_core.puzzle import coords_to_cells
-
-from . import store
-from .artifacts import publish_day
-from .dates import date_range, parse_date, today
-from .settings import Settings, SlotConfig, load_settings
-from .tasks import GENERATOR_VERSION, SlotOutcome, database, generate_slot, record_effort, schedule_board
 
 
 class UnfilledSlots(RuntimeError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .settings import ConfigError, Settings
+from flows.settings import ConfigError, Settings
 
 
 def prepare_prefect(settings: Settings, *, quiet: bool = True) -> Path:

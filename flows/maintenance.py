@@ -7,13 +7,12 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 
+from flows import store
+from flows.settings import load_settings
+from flows.tasks import database, enumerate_layout_bank, regrade_batch, store_layout_batch
 from starbattle_core.grader import SOLVER_VERSION
 from starbattle_core.layouts import MAX_BANK, count_layouts
 from starbattle_core.puzzle import InputError, layouts_exist
-
-from . import store
-from .settings import load_settings
-from .tasks import database, enumerate_layout_bank, regrade_batch, store_layout_batch
 
 BANK_BATCH = 50_000
 REGRADE_BATCH = 50

@@ -5,11 +5,11 @@ No Prefect import. Every number is a built-in int or float (a numpy scalar in an
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
+from flows.store import ScheduledBoard, SlotStats
 from starbattle_core.render import render_board
-
-from .store import ScheduledBoard, SlotStats
 
 # The generator's rejection reasons, in the order a candidate meets them.
 REASONS = ("no_solution", "ambiguous", "stuck", "wrong_band", "low_fun", "ugly", "near_duplicate")

@@ -11,24 +11,22 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import time
-from importlib import metadata
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from typing import Any
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
+from flows import store
+from flows.db import open_database
+from flows.settings import SlotConfig
+from flows.store import AcceptedBoard, Effort
 from starbattle_core.generator import GeneratorConfig, board_to_json, generate
 from starbattle_core.grader import GradingConfig, grade, walkthrough_json
 from starbattle_core.layouts import layout_bank
-
-from . import store
-from .db import open_database
-from .settings import SlotConfig
-from .store import AcceptedBoard, Effort
-
 
 # The generator has no version string of its own: the project's version names the code that made a board (the
 # step solver's version, stored with every solve path, names the grading).

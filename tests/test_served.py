@@ -1,0 +1,172 @@
+"""The served pipeline the way a user runs it: `starbattle serve` in its own process, runs triggered from a plain
+shell's `prefect` CLI with the README's exact commands, boards checked in the database.
+
+Served flows load from their file path, not as package modules, and their process-pool workers unpickle tasks in
+fresh interpreters: calling the flow as a function (tests/test_flows.py) never exercises that path. Slow (a Prefect
+server start, a subprocess per flow run), so one serve process carries every run of the module.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from flows.db import open_database
+from flows.store import day_boards
+from starbattle_core.counter import count_solutions
+
+pytestmark = pytest.mark.flow
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+# Small slots keep a run to seconds: two Star Battle sizes and a Queens board, so both growers run.
+SERVED_SLOTS = [
+    {"name": "starbattle-6", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
+    {"name": "starbattle-7", "game": "starbattle", "size": 7, "stars": 1, "band": "easy"},
+    {"name": "queens-8", "game": "queens", "size": 8, "stars": 1, "band": "easy"},
+]
+START_TIMEOUT = 300.0  # a Prefect server start plus deployment registration on a loaded 2-core machine
+RUN_TIMEOUT = 600.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _config(folder: Path, port: int, workers: int, name: str) -> Path:
+    pipeline: dict[str, Any] = {
+        "slots": SERVED_SLOTS,
+        "database_url": f"sqlite:///{folder / f'{name}.db'}",
+        "prefect_home": str(folder / "prefect"),
+        "budget_seconds": 60,
+        "workers": workers,
+        "ui_port": port,
+    }
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump({"pipeline": pipeline}))
+    return path
+
+
+def _shell_env(folder: Path) -> dict[str, str]:
+    """A new shell's environment: no Prefect settings inherited from the test process, a home of its own."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PREFECT_")}
+    env.pop("STARBATTLE_CONFIG", None)
+    env["HOME"] = str(folder / "home")
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    (folder / "home").mkdir(exist_ok=True)
+    return env
+
+
+class Served:
+    def __init__(self, folder: Path, port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+        self.folder, self.port, self.process, self.log = folder, port, process, log
+
+    def shell(self, command: str, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess[str]:
+        """Run `command` in bash as a user's new shell would (the README's lines, with this test's port)."""
+        return subprocess.run(
+            ["bash", "-c", command.replace("4200", str(self.port))],
+            check=False,
+            env=_shell_env(self.folder),
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def why(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("served")
+    port = _free_port()
+    config = _config(folder, port, workers=2, name="pool")
+    _config(folder, port, workers=1, name="inline")
+    env = _shell_env(folder)
+    env["STARBATTLE_CONFIG"] = str(config)
+    log = folder / "serve.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [str(BIN / "starbattle"), "serve"], env=env, cwd=folder, stdout=out, stderr=subprocess.STDOUT
+        )
+    server = Served(folder, port, process, log)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert process.poll() is None, f"serve stopped (exit {process.returncode}):\n{server.why()}"
+            if "serving nightly" in log.read_text(errors="replace"):
+                ready = server.shell(f"{_api_line()}\nprefect deployment inspect 'backfill/backfill'", timeout=120)
+                if ready.returncode == 0:
+                    break
+            assert time.monotonic() < deadline, f"serve did not register its deployments:\n{server.why()}"
+            time.sleep(2)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _readme_line(pattern: str) -> str:
+    """The one README line matching `pattern` (the commands a user copies), stripped of indentation."""
+    lines = [line.strip() for line in (REPO / "README.md").read_text().splitlines() if re.search(pattern, line)]
+    assert lines, f"the README has no line matching {pattern!r}"
+    return lines[0].strip("`")
+
+
+def _api_line() -> str:
+    return _readme_line(r"^\s*export PREFECT_API_URL=")
+
+
+def _check_day(database_url: str, day: dt.date) -> None:
+    boards = day_boards(open_database(database_url), day)
+    assert sorted(board.slot for board in boards) == sorted(slot["name"] for slot in SERVED_SLOTS)
+    for board in boards:
+        slot = next(s for s in SERVED_SLOTS if s["name"] == board.slot)
+        assert (board.game, board.size, board.band) == (slot["game"], slot["size"], slot["band"])
+        puzzle = board.puzzle()
+        check = count_solutions(puzzle, limit=2)
+        assert check.exact and check.count == 1 and check.solutions[0] == puzzle.solution
+
+
+def test_a_served_nightly_run_fills_its_date_on_the_process_pool(served: Served) -> None:
+    run = served.shell(f"{_api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
+    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
+    _check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 29))
+
+
+def test_a_served_nightly_run_fills_its_date_in_process(served: Served) -> None:
+    config = shlex.quote(str(served.folder / "inline.yaml"))
+    run = served.shell(
+        f"{_api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
+    )
+    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
+    _check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
+
+
+def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) -> None:
+    """The README's line, as written (dates narrowed to two days), from a shell that knows only the README."""
+    command = _readme_line(r"prefect deployment run 'backfill/backfill'")
+    command = re.sub(r"start=\S+", "start=2026-11-01", re.sub(r"end=\S+", "end=2026-11-02", command))
+    run = served.shell(f"{_api_line()}\n{command}")
+    assert run.returncode == 0, f"{command}\n{run.stdout}\n{run.stderr}\n{served.why()}"
+    for day in (dt.date(2026, 11, 1), dt.date(2026, 11, 2)):
+        _check_day(f"sqlite:///{served.folder / 'pool.db'}", day)
