@@ -7,9 +7,9 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 
-from flows import store
+from flows import store, tasks
 from flows.settings import load_settings
-from flows.tasks import database, enumerate_layout_bank, regrade_batch, store_layout_batch
+from flows.tasks import database, regrade_batch, store_layout_batch
 from starbattle_core.grader import SOLVER_VERSION
 from starbattle_core.layouts import MAX_BANK, count_layouts
 from starbattle_core.puzzle import InputError, layouts_exist
@@ -29,7 +29,7 @@ def enumerate_layouts(size: int, stars: int, config_path: str | None = None) -> 
         raise InputError(f"{size}x{size} with {stars} stars has {total:,} layouts: more than {MAX_BANK:,} to bank")
     url = load_settings(config_path).pipeline.resolved_database_url()
     if store.stored_layouts(database(url), size, stars) < total:
-        bank = enumerate_layout_bank(size, stars)
+        bank = tasks.enumerate_layouts(size, stars)
         progress = create_progress_artifact(progress=0.0, description=f"layout bank {size}x{size} {stars}-star")
         for start in range(0, len(bank), BANK_BATCH):
             store_layout_batch(url, size, stars, bank[start : start + BANK_BATCH], start)

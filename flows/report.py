@@ -8,11 +8,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from flows.policy import FunnelRow
 from flows.store import ScheduledBoard, SlotStats
 from starbattle_core.render import render_board
 
-# The generator's rejection reasons, in the order a candidate meets them.
-REASONS = ("no_solution", "ambiguous", "stuck", "wrong_band", "low_fun", "ugly", "near_duplicate")
+# The generator's rejection reasons, in the order a candidate meets them; `outranked`: passed every stage, but a
+# lower-indexed candidate of its batch won.
+REASONS = (
+    "near_duplicate",
+    "growth_failed",
+    "no_solution",
+    "ambiguous",
+    "ugly",
+    "stuck",
+    "wrong_band",
+    "low_fun",
+    "outranked",
+)
 GAME_TITLES = {"starbattle": "Star Battle", "queens": "Queens"}
 
 
@@ -52,6 +64,41 @@ def rejection_rows(stats: Iterable[SlotStats]) -> list[dict[str, Any]]:
         row["repair_rounds"] = int(s.repair_rounds)
         row["seconds"] = round(float(s.seconds), 2)
         rows.append(row)
+    return rows
+
+
+def funnel_rows(funnel: Iterable[FunnelRow], by_round: bool = True) -> list[dict[str, Any]]:
+    """Where candidates die: per slot (and, `by_round`, per date, attempt and round) and stage, the candidates in
+    and out, the rejections by reason and the seconds spent. Without `by_round` (a backfill's many dates) the
+    stages are summed per slot."""
+    totals: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in funnel:
+        where: dict[str, Any] = (
+            {"date": row.date.isoformat(), "slot": row.slot, "attempt": row.attempt, "round": row.round}
+            if by_round
+            else {"slot": row.slot}
+        )
+        where["stage"] = row.stage
+        key = tuple(where.values())
+        total = totals.get(key)
+        if total is None:
+            total = totals[key] = {"where": where, "entered": 0, "passed": 0, "rejections": {}, "seconds": 0.0}
+        total["entered"] += int(row.entered)
+        total["passed"] += int(row.passed)
+        total["seconds"] += float(row.seconds)
+        for reason, count in row.rejections.items():
+            total["rejections"][reason] = total["rejections"].get(reason, 0) + int(count)
+    rows = []
+    for total in totals.values():
+        rows.append(
+            {
+                **total["where"],
+                "in": total["entered"],
+                "out": total["passed"],
+                "rejected": rejection_summary(total["rejections"]),
+                "seconds": round(total["seconds"], 2),
+            }
+        )
     return rows
 
 

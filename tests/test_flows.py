@@ -47,16 +47,20 @@ def write_config(
     slots: list[dict[str, Any]] | None = SMALL_SLOTS,
     workers: int = 1,
     database_url: str | None = None,
+    batch_size: int | None = None,
+    name: str = "starbattle",
 ) -> str:
     pipeline: dict[str, Any] = {
-        "database_url": database_url or f"sqlite:///{tmp_path / 'starbattle.db'}",
+        "database_url": database_url or f"sqlite:///{tmp_path / f'{name}.db'}",
         "prefect_home": str(tmp_path / "prefect"),
         "budget_seconds": 20,
         "workers": workers,
     }
+    if batch_size is not None:
+        pipeline["batch_size"] = batch_size
     if slots is not None:
         pipeline["slots"] = slots
-    path = tmp_path / "starbattle.yaml"
+    path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump({"pipeline": pipeline}))
     return str(path)
 
@@ -128,9 +132,20 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
             artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[run.flow_run_id]))
         )
         flow_run = client.read_flow_run(run.flow_run_id)
+        from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run.id])))
     assert flow_run.name == f"daily-{DAY}"
+    # The funnel's stages are task runs of their own, named after their stage function.
+    stages = ("sample_layouts", "grow_regions", "grade_candidates", "score_candidates", "tune_candidates")
+    for stage in (*stages, "verify_candidates", "schedule_board"):
+        assert any(run.task_key.startswith(stage) for run in task_runs), stage
     by_key = {artifact.key: artifact for artifact in artifacts}
-    assert {"daily-boards", "daily-rejections", "daily-pictures"} <= set(by_key)
+    assert {"daily-boards", "daily-rejections", "daily-pictures", "daily-funnel"} <= set(by_key)
+    funnel = by_key["daily-funnel"].data
+    funnel = json.loads(funnel) if isinstance(funnel, str) else funnel
+    assert {row["slot"] for row in funnel} == {s["name"] for s in SMALL_SLOTS}
+    assert {row["stage"] for row in funnel} == {"sample", "grow", "grade", "score", "tune", "verify"}
     table = by_key["daily-boards"].data
     rows = json.loads(table) if isinstance(table, str) else table
     assert sorted(row["slot"] for row in rows) == sorted(s["name"] for s in SMALL_SLOTS)
@@ -140,6 +155,23 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
     assert {row["slot"] for row in counters} == {s["name"] for s in SMALL_SLOTS}
     assert all(row["accepted"] == 1 and row["candidates"] >= 1 for row in counters)
     assert "┃" in by_key["daily-pictures"].data and "starbattle-easy" in by_key["daily-pictures"].data
+
+
+def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> None:
+    """One candidate per task on one thread, or five per task on a process pool of two: the same boards."""
+    from flows.daily import backfill
+
+    one = write_config(tmp_path, batch_size=1, workers=1, name="one")
+    pool = write_config(tmp_path, batch_size=5, workers=2, name="pool")
+    assert backfill(start="2026-10-01", end="2026-10-02", config_path=one)["unfilled"] == []
+    assert backfill(start="2026-10-01", end="2026-10-02", config_path=pool)["unfilled"] == []
+    boards = {}
+    for config in (one, pool):
+        engine = database(load_settings(config).pipeline.resolved_database_url())
+        with Session(engine) as session:
+            rows = session.exec(select(ScheduleEntry, PuzzleRecord).where(ScheduleEntry.puzzle_id == PuzzleRecord.id))
+            boards[config] = sorted((e.date, e.slot, p.regions, p.solution, p.difficulty, p.seed) for e, p in rows)
+    assert len(boards[one]) == 2 * len(SMALL_SLOTS) and boards[one] == boards[pool]
 
 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:
@@ -190,16 +222,16 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     from flows.daily import daily
 
     config = write_config(tmp_path)
-    real_generate = flows.tasks.generate
+    real_grow = flows.tasks.grow_stage
     calls: list[str] = []
 
-    def failing_generate(slot: Any, *args: Any, **kwargs: Any) -> Any:
-        calls.append(slot.game)
+    def failing_grow(batch: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(batch.slot.game)
         if len(calls) == 2:
             raise RuntimeError("the machine went away")
-        return real_generate(slot, *args, **kwargs)
+        return real_grow(batch, *args, **kwargs)
 
-    monkeypatch.setattr(flows.tasks, "generate", failing_generate)
+    monkeypatch.setattr(flows.tasks, "grow_stage", failing_grow)
     state = daily(date=DAY, config_path=config, return_state=True)
     assert state.is_failed()
     part = snapshot(config)
@@ -209,7 +241,7 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     with Session(engine) as session:
         assert [run.status for run in session.exec(select(Run)).all()] == ["failed"]
 
-    monkeypatch.setattr(flows.tasks, "generate", real_generate)
+    monkeypatch.setattr(flows.tasks, "grow_stage", real_grow)
     result = daily(date=DAY, config_path=config)
     assert result["published"] == len(SMALL_SLOTS) - 1
     done = snapshot(config)
