@@ -82,7 +82,7 @@ def test_the_candidate_budget_decides_when_an_attempt_gives_up() -> None:
     while (batch := next_batch(search, 2)) is not None:
         sizes.append(batch.size)
         settle(search, run_stages(batch, hopeless, GRADING))
-    assert sizes == [2, 2, 1] and search.status == EXHAUSTED and search.board is None
+    assert sizes == [1, 1, 2, 1] and search.status == EXHAUSTED and search.board is None
     assert search.counters.candidates == 5 == sum(search.counters.rejections.values())
 
 
@@ -135,3 +135,14 @@ def test_a_winner_close_to_an_earlier_board_of_the_day_goes_on_with_the_next_see
     assert retry(pipeline, work, "exhausted", chosen) is None  # two attempts allowed
     timed = start_work(pipeline, day, 0, slot, 0, ())
     assert retry(pipeline, timed, "timed_out", chosen) is None  # the next run tries the same seed again
+
+
+def test_a_run_is_dead_when_prefect_says_it_ended_or_its_heartbeats_stopped() -> None:
+    from flows.liveness import is_dead
+
+    now = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)
+    for ended in ("COMPLETED", "FAILED", "CRASHED", "CANCELLED"):
+        assert is_dead(ended, now, now, 30)
+    assert not is_dead("RUNNING", now - dt.timedelta(seconds=89), now, 30)
+    assert is_dead("RUNNING", now - dt.timedelta(seconds=91), now, 30)
+    assert not is_dead("SCHEDULED", now - dt.timedelta(days=3), now, 30)

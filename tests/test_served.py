@@ -162,6 +162,11 @@ def test_a_served_nightly_run_fills_its_date_in_process(served: Served) -> None:
     _check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
 
 
+def test_serve_creates_the_nightly_overdue_automation(served: Served) -> None:
+    listed = served.shell(f"{_api_line()}\nprefect automation ls", timeout=120)
+    assert listed.returncode == 0 and "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
+
+
 def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) -> None:
     """The README's line, as written (dates narrowed to two days), from a shell that knows only the README."""
     command = _readme_line(r"prefect deployment run 'backfill/backfill'")
@@ -170,3 +175,111 @@ def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) ->
     assert run.returncode == 0, f"{command}\n{run.stdout}\n{run.stderr}\n{served.why()}"
     for day in (dt.date(2026, 11, 1), dt.date(2026, 11, 2)):
         _check_day(f"sqlite:///{served.folder / 'pool.db'}", day)
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The other way to run the pipeline, as the README says: a Prefect server, the work pool, `prefect deploy
+    --all` from the project folder, and a process worker with the test's config."""
+    folder = tmp_path_factory.mktemp("worker")
+    port = _free_port()
+    config = _config(folder, port, workers=2, name="pool")
+    env = _shell_env(folder)
+    env["PREFECT_HOME"] = str(folder / "prefect")
+    env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
+    log = folder / "worker.log"
+    processes: list[subprocess.Popen[bytes]] = []
+    with open(log, "wb") as out:
+        command = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
+        processes.append(subprocess.Popen(command, env=env, cwd=folder, stdout=out, stderr=subprocess.STDOUT))
+    served = Served(folder, port, processes[0], log)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not _healthy(port):
+            assert processes[0].poll() is None, f"the server stopped:\n{served.why()}"
+            assert time.monotonic() < deadline, f"the server did not start:\n{served.why()}"
+            time.sleep(2)
+        for pattern in (r"^\s*prefect work-pool create starbattle", r"^\s*prefect deploy --all"):
+            line = _readme_line(pattern)
+            done = subprocess.run(
+                ["bash", "-c", f"{_api_line()}\n{line}".replace("4200", str(port))],
+                env=env,
+                cwd=REPO,  # prefect deploy reads prefect.yaml from the project folder
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
+        worker_env = {**env, "STARBATTLE_CONFIG": str(config)}
+        line = _readme_line(r"^\s*prefect worker start --pool starbattle")
+        with open(log, "ab") as out:
+            processes.append(
+                subprocess.Popen(
+                    ["bash", "-c", f"{_api_line()}\nexec {line}".replace("4200", str(port))],
+                    env=worker_env,
+                    cwd=folder,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        yield served
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _healthy(port: int) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+def test_a_deployed_nightly_run_on_the_work_pool_fills_its_date(worker: Served) -> None:
+    run = worker.shell(f"{_api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-27 --watch")
+    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{worker.why()}"
+    _check_day(f"sqlite:///{worker.folder / 'pool.db'}", dt.date(2026, 11, 27))
+    listed = worker.shell(f"{_api_line()}\nprefect automation ls", timeout=120)
+    assert "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
+
+
+def test_a_first_cli_daily_says_where_its_boards_are_and_keeps_its_info_logs(tmp_path: Path) -> None:
+    """`starbattle daily` on a fresh database in an 80-column terminal: whole slot names in its tables, the lines
+    saying where the boards are and how to see them, and the run's INFO logs in Prefect's database (the UI)."""
+    import sqlite3
+
+    slots = [
+        {"name": "starbattle-easy-six-by-six", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
+        {"name": "queens-easy-seven-by-seven", "game": "queens", "size": 7, "stars": 1, "band": "easy"},
+    ]
+    config = _config(tmp_path, _free_port(), workers=1, name="cli")
+    raw = yaml.safe_load(config.read_text())
+    raw["pipeline"]["slots"] = slots
+    config.write_text(yaml.safe_dump(raw))
+    env = {**_shell_env(tmp_path), "STARBATTLE_CONFIG": str(config), "COLUMNS": "80"}
+    done = subprocess.run(
+        [str(BIN / "starbattle"), "daily", "--date", "2026-11-26"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for slot in slots:
+        assert done.stdout.count(slot["name"]) >= 2, done.stdout  # the boards table and the counters table
+    assert f"boards stored in sqlite:///{tmp_path / 'cli.db'}" in done.stdout
+    assert "starbattle show --date 2026-11-26" in done.stdout and "starbattle ui, then http://127.0.0.1:" in done.stdout
+    with sqlite3.connect(tmp_path / "prefect" / "prefect.db") as prefect_db:
+        logs = prefect_db.execute("SELECT level, message FROM log").fetchall()
+    assert any(level == 20 and "starbattle-easy-six-by-six attempt 0: accepted" in message for level, message in logs)
