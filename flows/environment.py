@@ -15,7 +15,8 @@ from flows.settings import ConfigError, Settings
 def prepare_prefect(settings: Settings, *, quiet: bool = True) -> Path:
     """Set Prefect's home (from the config, under data/ by default, so past runs stay in the dashboard), turn off
     its telemetry (the machine has no network: every server start would log an error) and, for CLI runs, its INFO
-    lines on the terminal. A PREFECT_HOME already set in the environment wins: a test harness or an operator chose it."""
+    lines on the terminal. A PREFECT_HOME already set in the environment wins: a test harness or an operator chose
+    it."""
     home = Path(os.environ.get("PREFECT_HOME") or settings.pipeline.resolved_prefect_home())
     try:
         home.mkdir(parents=True, exist_ok=True)

@@ -88,18 +88,16 @@ def funnel_rows(funnel: Iterable[FunnelRow], by_round: bool = True) -> list[dict
         total["seconds"] += float(row.seconds)
         for reason, count in row.rejections.items():
             total["rejections"][reason] = total["rejections"].get(reason, 0) + int(count)
-    rows = []
-    for total in totals.values():
-        rows.append(
-            {
-                **total["where"],
-                "in": total["entered"],
-                "out": total["passed"],
-                "rejected": rejection_summary(total["rejections"]),
-                "seconds": round(total["seconds"], 2),
-            }
-        )
-    return rows
+    return [
+        {
+            **total["where"],
+            "in": total["entered"],
+            "out": total["passed"],
+            "rejected": rejection_summary(total["rejections"]),
+            "seconds": round(total["seconds"], 2),
+        }
+        for total in totals.values()
+    ]
 
 
 def rejection_summary(rejections: dict[str, int]) -> str:
@@ -125,7 +123,5 @@ def board_picture(board: ScheduledBoard, solved: bool = False, ascii: bool = Fal
 
 def boards_markdown(boards: Iterable[ScheduledBoard]) -> str:
     """The day's boards as pictures, for the run's markdown artifact."""
-    parts = []
-    for board in boards:
-        parts.append(f"### {board_title(board)}\n\n```\n{board_picture(board)}\n```\n")
+    parts = [f"### {board_title(board)}\n\n```\n{board_picture(board)}\n```\n" for board in boards]
     return "\n".join(parts) if parts else "No boards published."

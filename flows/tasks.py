@@ -15,6 +15,7 @@ from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
+import numpy as np
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
@@ -74,37 +75,67 @@ WRITE_RETRIES, WRITE_RETRY_DELAY = 2, 5
 # The funnel: one task per stage, on one batch of one slot's candidates. `label` names the run in the dashboard
 # (slot, date, attempt, first candidate); the stage functions are the engine's (starbattle_core/generator/funnel.py).
 @task(name="sample_layouts", task_run_name="sample_layouts {label}", cache_policy=NO_CACHE)
-def sample_layouts(batch: Batch, generator: GeneratorConfig, grading: GradingConfig, label: str) -> Batch:
+def sample_layouts(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
     """Draw each candidate's star layout; drop near-duplicates of the day's boards."""
     return sample_stage(batch, generator, grading)
 
 
 @task(name="grow_regions", task_run_name="grow_regions {label}", cache_policy=NO_CACHE)
-def grow_regions(batch: Batch, generator: GeneratorConfig, grading: GradingConfig, label: str) -> Batch:
+def grow_regions(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
     """Region growth around each layout, impostor repair to a unique solution, the looks gate."""
     return grow_stage(batch, generator, grading)
 
 
 @task(name="grade_candidates", task_run_name="grade_candidates {label}", cache_policy=NO_CACHE)
-def grade_candidates(batch: Batch, generator: GeneratorConfig, grading: GradingConfig, label: str) -> Batch:
+def grade_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
     """The step solver on each board, capped for the easy bands."""
     return grade_stage(batch, generator, grading)
 
 
 @task(name="score_candidates", task_run_name="score_candidates {label}", cache_policy=NO_CACHE)
-def score_candidates(batch: Batch, generator: GeneratorConfig, grading: GradingConfig, label: str) -> Batch:
+def score_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
     """Band and fun verdicts; boards near their band go on to tuning."""
     return score_stage(batch, generator, grading)
 
 
 @task(name="tune_candidates", task_run_name="tune_candidates {label}", cache_policy=NO_CACHE)
-def tune_candidates(batch: Batch, generator: GeneratorConfig, grading: GradingConfig, label: str) -> Batch:
+def tune_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
     """Hill-climb the boards near their band; the final band, fun and looks gates."""
     return tune_stage(batch, generator, grading)
 
 
 @task(name="verify_candidates", task_run_name="verify_candidates {label}", cache_policy=NO_CACHE)
-def verify_candidates(batch: Batch, generator: GeneratorConfig, grading: GradingConfig, label: str) -> Batch:
+def verify_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
     """The full counter: exactly the intended solution, or the board is dropped."""
     return verify_stage(batch, generator, grading)
 
@@ -157,7 +188,7 @@ def record_effort(database_url: str, run_id: int, date: dt.date, slot: str, effo
 
 
 @task(name="enumerate_layouts", task_run_name="enumerate_layouts {size}x{size} {stars}", cache_policy=NO_CACHE)
-def enumerate_layouts(size: int, stars: int) -> Any:
+def enumerate_layouts(size: int, stars: int) -> np.ndarray:
     """Every valid layout of (size, stars) in the engine's enumeration order, as an array of row masks."""
     return layout_bank(size, stars)
 
@@ -180,7 +211,13 @@ def store_layout_batch(database_url: str, size: int, stars: int, rows: Any, star
     retries=WRITE_RETRIES,
     retry_delay_seconds=WRITE_RETRY_DELAY,
 )
-def regrade_batch(database_url: str, puzzle_ids: list[int], grading: GradingConfig, first: int, last: int) -> int:
+def regrade_batch(
+    database_url: str,
+    puzzle_ids: list[int],
+    grading: GradingConfig,
+    first: int,  # noqa: ARG001 (named in task_run_name, so the run's name says which boards it regrades)
+    last: int,  # noqa: ARG001
+) -> int:
     """Grade stored boards again with the current solver and store their new solve paths; returns paths added."""
     engine = database(database_url)
     added = 0

@@ -57,7 +57,7 @@ def test_stages_run_one_by_one_in_other_processes_give_the_chain_s_result() -> N
     assert [c.puzzle.regions for c in batch.candidates] == [c.puzzle.regions for c in whole.candidates]  # type: ignore[union-attr]
     assert [row.stage for row in batch.funnel] == list(FUNNEL)
     # The funnel adds up: what leaves a stage enters the next; what does not was rejected for a counted reason.
-    for row, following in zip(batch.funnel, batch.funnel[1:]):
+    for row, following in zip(batch.funnel, batch.funnel[1:], strict=False):
         assert row.passed == following.entered
     for row in batch.funnel:
         assert row.entered - row.passed == sum(row.rejections.values())

@@ -126,7 +126,8 @@ def _copy(counters: Counters) -> Counters:
     return replace(counters, rejections=dict(counters.rejections), seconds=dict(counters.seconds))
 
 
-def sample_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) -> Batch:
+# Every stage takes (batch, config, grading), so the pipeline can chain them as one kind of task; some need less.
+def sample_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) -> Batch:  # noqa: ARG001
     stage = _Stage("sample", batch)
     slot, passed = batch.slot, []
     for index in range(batch.first, batch.first + batch.size):
@@ -234,7 +235,7 @@ def tune_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
     return stage.done(passed)
 
 
-def verify_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) -> Batch:
+def verify_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) -> Batch:  # noqa: ARG001
     """Trust, but verify: the full counter must find exactly the intended solution."""
     stage = _Stage("verify", batch)
     passed = []
