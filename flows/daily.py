@@ -25,6 +25,7 @@ from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 from flows import store
 from flows.artifacts import publish_day
 from flows.dates import date_range, parse_date, today
+from flows.liveness import mark_dead_runs
 from flows.policy import (
     SlotWork,
     batch_label,
@@ -83,6 +84,8 @@ def fill_dates(
         solver_version=SOLVER_VERSION,
         generator_version=GENERATOR_VERSION,
     )
+    # A run killed mid-way left its row `running`: say it crashed, so stats and the dashboard tell the truth.
+    mark_dead_runs(engine, run_id)
     summary = FillSummary(run_id=run_id, dates=dates)
     complete = set() if force else store.complete_dates(engine, dates, [slot.name for slot in pipeline.slots])
     summary.skipped = [date for date in dates if date in complete]

@@ -261,3 +261,60 @@ def test_the_default_seven_slots(tmp_path: Path) -> None:
     check_whole_boards(config, dt.date.fromisoformat(DAY), slots)
     boards = snapshot(config)["puzzles"]
     assert len(boards) == 7
+
+
+def test_a_killed_run_is_marked_crashed_by_the_next_run(tmp_path: Path) -> None:
+    """kill -9 of a run in its own process: its row stays `running` and its flow run RUNNING until a later run
+    sees three heartbeats missed and marks both crashed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, get_current_settings, temporary_settings
+
+    from flows.daily import daily
+    from flows.liveness import HEARTBEAT_MISSES
+
+    config = write_config(tmp_path, slots=[{**SMALL_SLOTS[0], "candidate_budget": 100_000}])
+    slow = tmp_path / "slow.yaml"  # a slot that never passes its gates: the run is still at work when killed
+    raw = yaml.safe_load(Path(config).read_text())
+    raw["generator"] = {"fun_gate": 100}
+    slow.write_text(yaml.safe_dump(raw))
+    env = {
+        **os.environ,
+        "PREFECT_API_URL": str(get_current_settings().api.url),
+        "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "30",
+    }
+    script = f"from flows.daily import daily; daily(date={DAY!r}, config_path={str(slow)!r})"
+    victim = subprocess.Popen([sys.executable, "-c", script], env=env)
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            with Session(engine) as session:
+                runs = session.exec(select(Run)).all()
+            if runs and runs[0].flow_run_id:
+                break
+            assert victim.poll() is None and time.monotonic() < deadline, "the run did not start"
+            time.sleep(0.5)
+        time.sleep(2)
+        os.kill(victim.pid, signal.SIGKILL)
+    finally:
+        victim.wait()
+    [dead] = runs
+    with get_client(sync_client=True) as client:
+        assert client.read_flow_run(dead.flow_run_id).state.type.value == "RUNNING"
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: 30}):
+        daily(date="2026-11-28", config_path=config)  # too soon: three beats have not been missed yet
+        with Session(engine) as session:
+            assert session.get(Run, dead.id).status == "running"
+        time.sleep(HEARTBEAT_MISSES * 30 + 5)
+        daily(date="2026-11-27", config_path=config)
+    with Session(engine) as session:
+        assert session.get(Run, dead.id).status == "crashed"
+        assert [run.status for run in session.exec(select(Run).where(Run.id != dead.id))] == ["completed"] * 2
+    with get_client(sync_client=True) as client:
+        assert client.read_flow_run(dead.flow_run_id).state.type.value == "CRASHED"
