@@ -11,6 +11,7 @@ from typing import Any
 from flows.policy import FunnelRow
 from flows.store import ScheduledBoard, SlotStats
 from starbattle_core.render import render_board
+from starbattle_core.svg import board_svg, svg_data_uri
 
 # The generator's rejection reasons, in the order a candidate meets them; `outranked`: passed every stage, but a
 # lower-indexed candidate of its batch won.
@@ -121,7 +122,13 @@ def board_picture(board: ScheduledBoard, solved: bool = False, ascii: bool = Fal
     return render_board(board.puzzle(), stars=board.star_mask if solved else 0, ascii=ascii)
 
 
+def board_image(board: ScheduledBoard) -> str:
+    """The board drawn by the project's one renderer, as a data URI."""
+    return svg_data_uri(board_svg(board.puzzle(), cell=30, title=board_title(board), id_prefix=board.slot))
+
+
 def boards_markdown(boards: Iterable[ScheduledBoard]) -> str:
-    """The day's boards as pictures, for the run's markdown artifact."""
-    parts = [f"### {board_title(board)}\n\n```\n{board_picture(board)}\n```\n" for board in boards]
+    """The day's boards as pictures for the run's markdown artifact: each an SVG (region colours, thick walls, row
+    and column labels) inlined as a data URI, which the Prefect UI's markdown shows as an image."""
+    parts = [f"### {board_title(board)}\n\n![{board.slot}]({board_image(board)})\n" for board in boards]
     return "\n".join(parts) if parts else "No boards published."
