@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-from .report import board_rows, boards_markdown, rejection_rows
-from .store import ScheduledBoard, SlotStats
+from flows.policy import FunnelRow
+from flows.report import board_rows, boards_markdown, funnel_rows, rejection_rows
+from flows.store import ScheduledBoard, SlotStats
 
 
 def _span(dates: Sequence[dt.date]) -> str:
@@ -16,7 +17,12 @@ def _span(dates: Sequence[dt.date]) -> str:
 
 
 def publish_day(
-    kind: str, dates: Sequence[dt.date], boards: list[ScheduledBoard], stats: list[SlotStats], pictures: bool = True
+    kind: str,
+    dates: Sequence[dt.date],
+    boards: list[ScheduledBoard],
+    stats: list[SlotStats],
+    funnel: Sequence[FunnelRow] = (),
+    pictures: bool = True,
 ) -> None:
     """The artifacts of a run that filled dates: the boards, the rejection counters and (for a daily run; a long
     backfill would make an unreadable page) the boards as pictures. Keys are per flow (`daily-boards`, ...) so the
@@ -31,6 +37,13 @@ def publish_day(
         key=f"{kind}-rejections",
         table=rejection_rows(stats),
         description=f"Rejection counters of this run by slot and reason ({span}).",
+    )
+    create_table_artifact(
+        key=f"{kind}-funnel",
+        table=funnel_rows(funnel, by_round=kind == "daily"),
+        description=f"Where candidates die ({span}): per slot"
+        + (", attempt and round" if kind == "daily" else "")
+        + " and stage, candidates in and out, rejections by reason, seconds.",
     )
     if not pictures:
         return

@@ -1,34 +1,51 @@
-"""The daily and backfill flows: fill every slot of a range of dates, one whole board at a time.
+"""The daily and backfill flows: fill every slot of a range of dates, in rounds of the generator's funnel.
 
-Both flows share `fill_dates`: it submits one generation task per missing (date, slot) to the task runner (a process
-pool on both cores when `pipeline.workers` > 1), then takes the results in date and slot order and schedules each
-board in its own transaction. Taking them in order keeps runs deterministic and lets a board that comes out too close
-to one already chosen that day be replaced by the next attempt. A run that dies part-way has written only whole
-boards; the next run sees which slots are filled and generates the rest.
+Both flows share `fill_dates`. Each round, every slot still searching gets its next batch of candidates (the
+engine's `next_batch`, the same policy `generate` runs) and the batch goes through the funnel's stage tasks, chained
+on the task runner (a process pool on both cores when `pipeline.workers` > 1). Finished searches are published in
+(date, slot) order, each board in its own transaction, by the plain policy functions of flows/policy.py: a board too
+close to one already chosen that day, or an attempt whose candidate budget ran out, goes on with the next attempt's
+seed. A run that dies part-way has written only whole boards; the next run generates the rest.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, cast
 from uuid import UUID
 
-from prefect import flow, runtime, task
+from prefect import flow, get_run_logger, runtime, task
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 from prefect.futures import PrefectFuture
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
+# Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
+# parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
+from flows import site, store
+from flows.artifacts import publish_day
 from flows.cluster import dask_task_runner, on_cluster
-from starbattle_core.generator import GeneratorConfig, near_duplicate
-from starbattle_core.grader import SOLVER_VERSION, GradingConfig
-from starbattle_core.puzzle import coords_to_cells
-
-from . import site, store
-from .artifacts import publish_day
-from .dates import date_range, parse_date, today
-from .settings import Settings, SlotConfig, load_settings
-from .tasks import GENERATOR_VERSION, SlotOutcome, database, generate_slot, record_effort, schedule_board
+from flows.dates import date_range, parse_date, today
+from flows.liveness import mark_dead_runs
+from flows.policy import (
+    SlotWork,
+    batch_label,
+    dates_to_fill,
+    day_masks,
+    effort,
+    outcome,
+    ready_to_publish,
+    retry,
+    slots_to_fill,
+    start_work,
+    take_round,
+)
+from flows.report import rejection_summary
+from flows.settings import Settings, load_settings
+from flows.tasks import GENERATOR_VERSION, STAGE_TASKS, accepted_board, database, record_effort, schedule_board
+from starbattle_core.generator.funnel import Batch
+from starbattle_core.generator.run import next_batch, settle
+from starbattle_core.grader import SOLVER_VERSION
 
 
 class UnfilledSlots(RuntimeError):
@@ -44,6 +61,7 @@ class FillSummary:
     skipped: list[dt.date] = field(default_factory=list)
     published: int = 0
     unfilled: list[tuple[dt.date, str]] = field(default_factory=list)
+    works: list[SlotWork] = field(default_factory=list)  # every slot worked on, with its funnel
 
 
 def task_runner(settings: Settings) -> Any:
@@ -55,21 +73,12 @@ def task_runner(settings: Settings) -> Any:
     return ProcessPoolTaskRunner(max_workers=workers) if workers > 1 else ThreadPoolTaskRunner(max_workers=1)
 
 
-def _day_masks(boards: list[store.ScheduledBoard]) -> dict[tuple[int, int], list[int]]:
-    """The star masks already published on a day, by (size, stars): only boards of one shape can be near-duplicates."""
-    masks: dict[tuple[int, int], list[int]] = {}
-    for board in boards:
-        masks.setdefault((board.size, board.stars), []).append(board.star_mask)
-    return masks
-
-
 def fill_dates(
     settings: Settings, dates: list[dt.date], force: bool, kind: str, progress_id: Any = None
 ) -> FillSummary:
     """Fill every slot of `dates` (all slots again when `force`); see the module docstring."""
     pipeline = settings.pipeline
     engine = database(pipeline.resolved_database_url())
-    generator, grading = settings.generator, settings.grading
     run_id = store.start_run(
         engine,
         name=str(runtime.flow_run.name or kind),
@@ -79,92 +88,124 @@ def fill_dates(
         solver_version=SOLVER_VERSION,
         generator_version=GENERATOR_VERSION,
     )
+    # A run killed mid-way left its row `running`: say it crashed, so stats and the dashboard tell the truth.
+    mark_dead_runs(engine, run_id)
     summary = FillSummary(run_id=run_id, dates=dates)
     complete = set() if force else store.complete_dates(engine, dates, [slot.name for slot in pipeline.slots])
     summary.skipped = [date for date in dates if date in complete]
+    works: list[SlotWork] = []
+    chosen: dict[dt.date, dict[tuple[int, int], list[int]]] = {}
+    for date in dates_to_fill(dates, complete):
+        taken = set() if force else store.scheduled_slots(engine, date)
+        chosen[date] = day_masks([] if force else store.day_boards(engine, date))
+        for position, slot in slots_to_fill(pipeline.slots, taken):
+            attempt = store.next_attempt(engine, date, slot.name)
+            works.append(
+                start_work(pipeline, date, position, slot, attempt, chosen[date].get((slot.size, slot.stars), ()))
+            )
+    summary.works = works
     finished = False
     try:
         # The runner is opened here rather than bound to the flow so its size follows the run's config (a served
         # deployment loads the flow from its module and would otherwise get the decorator's runner).
         with task_runner(settings) as runner:
-            work: list[tuple[dt.date, list[tuple[int, SlotConfig]]]] = []
-            futures: dict[tuple[dt.date, str], PrefectFuture[SlotOutcome]] = {}
-            for date in dates:
-                if date in complete:
-                    continue
-                taken = set() if force else store.scheduled_slots(engine, date)
-                todo = [(position, slot) for position, slot in enumerate(pipeline.slots) if slot.name not in taken]
-                avoid = _day_masks([] if force else store.day_boards(engine, date))
-                work.append((date, todo))
-                for _position, slot in todo:
-                    parameters = {
-                        "slot": slot,
-                        "date": date,
-                        "attempt": store.next_attempt(engine, date, slot.name),
-                        "budget_seconds": pipeline.slot_budget(slot),
-                        "generator": generator,
-                        "grading": grading,
-                        "avoid": tuple(avoid.get((slot.size, slot.stars), ())),
-                    }
-                    tagged = generate_slot.with_options(tags=[slot.game, slot.band])
-                    futures[(date, slot.name)] = runner.submit(tagged, parameters=parameters)
-            for done, (date, todo) in enumerate(work, start=1):
-                chosen = _day_masks([] if force else store.day_boards(engine, date))
-                for position, slot in todo:
-                    outcome = futures.pop((date, slot.name)).result()
-                    if _publish(settings, run_id, date, position, slot, outcome, chosen, force, generator, grading):
-                        summary.published += 1
-                    else:
-                        summary.unfilled.append((date, slot.name))
-                if progress_id is not None:
-                    update_progress_artifact(progress_id, progress=100.0 * done / len(work))
+            while any(work.final is None for work in works):
+                # Each board is published as soon as its turn comes, so a run that dies keeps what it finished.
+                for work, future in _submit_round(settings, runner, works):
+                    batch = future.result()
+                    take_round(work, batch)
+                    settle(work.search, batch)
+                    _publish_ready(settings, run_id, works, chosen, force, summary)
+                _publish_ready(settings, run_id, works, chosen, force, summary)
+                if progress_id is not None and works:
+                    done = sum(work.final is not None for work in works)
+                    update_progress_artifact(progress_id, progress=100.0 * done / len(works))
         finished = True
         return summary
     finally:
         store.finish_run(engine, run_id, "completed" if finished and not summary.unfilled else "failed")
 
 
+def _submit_round(
+    settings: Settings, runner: Any, works: list[SlotWork]
+) -> list[tuple[SlotWork, PrefectFuture[Batch]]]:
+    """One round: every slot still searching sends its next batch through the stage tasks, chained, so the pool
+    keeps both cores busy across slots; the results are taken in (date, slot) order."""
+    pipeline = settings.pipeline
+    chains: list[tuple[SlotWork, PrefectFuture[Batch]]] = []
+    for work in works:
+        if work.final is not None:
+            continue
+        # The clock is the attempt's own stage seconds (other slots' rounds overlap it), looked at between batches.
+        batch = next_batch(work.search, pipeline.batch_size, work.seconds >= pipeline.slot_budget(work.slot))
+        if batch is None:
+            continue
+        parameters: dict[str, Any] = {
+            "batch": batch,
+            "generator": settings.generator,
+            "grading": settings.grading,
+            "label": batch_label(work, batch),
+        }
+        future: PrefectFuture[Batch] | None = None
+        for stage in STAGE_TASKS:
+            tagged = stage.with_options(tags=[work.slot.game, work.slot.band])
+            future = runner.submit(tagged, parameters={**parameters, "batch": future or batch})
+        assert future is not None
+        chains.append((work, future))
+    return chains
+
+
+def _publish_ready(
+    settings: Settings,
+    run_id: int,
+    works: list[SlotWork],
+    chosen: dict[dt.date, dict[tuple[int, int], list[int]]],
+    force: bool,
+    summary: FillSummary,
+) -> None:
+    for work in ready_to_publish(works):
+        _publish(settings, run_id, work, chosen[work.date], force, summary)
+
+
 def _publish(
     settings: Settings,
     run_id: int,
-    date: dt.date,
-    position: int,
-    slot: SlotConfig,
-    outcome: SlotOutcome,
+    work: SlotWork,
     chosen: dict[tuple[int, int], list[int]],
     force: bool,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-) -> bool:
-    """Schedule one slot's board, retrying with the next attempt's seed (in this process, the pool's other work
-    carries on) while the budget runs out or the board is too close to one already chosen that day."""
+    summary: FillSummary,
+) -> None:
+    """Settle one finished search: schedule its board, or record why not and go on with the next attempt."""
     pipeline = settings.pipeline
     url = pipeline.resolved_database_url()
-    shape = (slot.size, slot.stars)
-    first = outcome.effort.attempt
-    while True:
-        board = outcome.board
-        if board is not None:
-            mask = coords_to_cells(board.solution, board.size, "solution cell")
-            if any(near_duplicate(mask, other, generator.similarity_threshold) for other in chosen.get(shape, ())):
-                # The generator accepted it; the day's schedule rejects it: count that rejection with the attempt.
-                rejections = dict(outcome.effort.rejections)
-                rejections["near_duplicate"] = rejections.get("near_duplicate", 0) + 1
-                effort = replace(outcome.effort, rejections=rejections)
-                record_effort(url, run_id, date, slot.name, effort, "near_duplicate")
-            else:
-                schedule_board(url, run_id, date, slot.name, position, board, outcome.effort, replace=force)
-                # Whether this run's board or a concurrent run's won the slot, the slot is now filled.
-                chosen.setdefault(shape, []).append(mask)
-                return True
-        else:
-            record_effort(url, run_id, date, slot.name, outcome.effort, "exhausted")
-        attempt = outcome.effort.attempt + 1
-        if attempt - first >= pipeline.attempts:
-            return False
-        outcome = generate_slot.with_options(tags=[slot.game, slot.band])(
-            slot, date, attempt, pipeline.slot_budget(slot), generator, grading, tuple(chosen.get(shape, ()))
+    result = outcome(work, chosen, settings.generator.similarity_threshold)
+    spent = effort(work, result)
+    get_run_logger().info(
+        "%s %s attempt %d: %s after %d candidates in %d rounds (%.1f s); rejections: %s",
+        work.date,
+        work.slot.name,
+        work.attempt,
+        result,
+        spent.candidates,
+        work.rounds,
+        spent.seconds,
+        rejection_summary(spent.rejections),
+    )
+    if result == "accepted":
+        board = work.search.board
+        assert board is not None and board.puzzle.solution is not None
+        schedule_board(
+            url, run_id, work.date, work.slot.name, work.position, accepted_board(board), spent, replace=force
         )
+        # Whether this run's board or a concurrent run's won the slot, the slot is now filled.
+        chosen.setdefault(work.shape, []).append(board.puzzle.solution)
+        work.final = result
+        summary.published += 1
+        return
+    record_effort(url, run_id, work.date, work.slot.name, spent, result)
+    if retry(pipeline, work, result, chosen) is None:
+        work.final = result
+        summary.unfilled.append((work.date, work.slot.name))
 
 
 def _daily_run_name() -> str:
@@ -188,13 +229,14 @@ def _report(kind: str, settings: Settings, summary: FillSummary) -> None:
     engine = database(settings.pipeline.resolved_database_url())
     boards = [board for date in summary.dates for board in store.day_boards(engine, date)]
     stats = store.slot_stats(engine, run_id=summary.run_id)
-    publish_day(kind, summary.dates, boards, stats, pictures=kind == "daily")
+    funnel = [row for work in summary.works for row in work.funnel]
+    publish_day(kind, summary.dates, boards, stats, funnel, pictures=kind == "daily")
     site_dir = settings.pipeline.resolved_site_dir()
     if site_dir is not None:  # the last task: the public pages of the dates this run filled (flows/site.py)
         publish_site(settings.pipeline.resolved_database_url(), summary.dates, str(site_dir))
     if summary.unfilled:
         missing = ", ".join(f"{date} {slot}" for date, slot in summary.unfilled)
-        raise UnfilledSlots(f"every attempt ran out of budget for: {missing}")
+        raise UnfilledSlots(f"no board (candidate budget or clock spent) for: {missing}")
 
 
 @flow(name="daily", flow_run_name=_daily_run_name, log_prints=True)

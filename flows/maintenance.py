@@ -8,13 +8,12 @@ from uuid import UUID
 from prefect import flow
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 
+from flows import store, tasks
+from flows.settings import load_settings
+from flows.tasks import database, regrade_batch, store_layout_batch
 from starbattle_core.grader import SOLVER_VERSION
 from starbattle_core.layouts import MAX_BANK, count_layouts
 from starbattle_core.puzzle import InputError, layouts_exist
-
-from . import store
-from .settings import load_settings
-from .tasks import database, enumerate_layout_bank, regrade_batch, store_layout_batch
 
 BANK_BATCH = 50_000
 REGRADE_BATCH = 50
@@ -31,7 +30,7 @@ def enumerate_layouts(size: int, stars: int, config_path: str | None = None) -> 
         raise InputError(f"{size}x{size} with {stars} stars has {total:,} layouts: more than {MAX_BANK:,} to bank")
     url = load_settings(config_path).pipeline.resolved_database_url()
     if store.stored_layouts(database(url), size, stars) < total:
-        bank = enumerate_layout_bank(size, stars)
+        bank = tasks.enumerate_layouts(size, stars)
         # Prefect types its sync-or-async calls as "result or coroutine"; called from a sync flow, it is the result.
         progress = cast(
             UUID, create_progress_artifact(progress=0.0, description=f"layout bank {size}x{size} {stars}-star")

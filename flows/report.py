@@ -8,12 +8,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from flows.policy import FunnelRow
+from flows.store import ScheduledBoard, SlotStats
 from starbattle_core.render import render_board
+from starbattle_core.svg import board_svg, svg_data_uri
 
-from .store import ScheduledBoard, SlotStats
-
-# The generator's rejection reasons, in the order a candidate meets them.
-REASONS = ("no_solution", "ambiguous", "stuck", "wrong_band", "low_fun", "ugly", "near_duplicate")
+# The generator's rejection reasons, in the order a candidate meets them; `outranked`: passed every stage, but a
+# lower-indexed candidate of its batch won.
+REASONS = (
+    "near_duplicate",
+    "growth_failed",
+    "no_solution",
+    "ambiguous",
+    "ugly",
+    "stuck",
+    "wrong_band",
+    "low_fun",
+    "outranked",
+)
 GAME_TITLES = {"starbattle": "Star Battle", "queens": "Queens"}
 
 
@@ -56,6 +68,39 @@ def rejection_rows(stats: Iterable[SlotStats]) -> list[dict[str, Any]]:
     return rows
 
 
+def funnel_rows(funnel: Iterable[FunnelRow], by_round: bool = True) -> list[dict[str, Any]]:
+    """Where candidates die: per slot (and, `by_round`, per date, attempt and round) and stage, the candidates in
+    and out, the rejections by reason and the seconds spent. Without `by_round` (a backfill's many dates) the
+    stages are summed per slot."""
+    totals: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in funnel:
+        where: dict[str, Any] = (
+            {"date": row.date.isoformat(), "slot": row.slot, "attempt": row.attempt, "round": row.round}
+            if by_round
+            else {"slot": row.slot}
+        )
+        where["stage"] = row.stage
+        key = tuple(where.values())
+        total = totals.get(key)
+        if total is None:
+            total = totals[key] = {"where": where, "entered": 0, "passed": 0, "rejections": {}, "seconds": 0.0}
+        total["entered"] += int(row.entered)
+        total["passed"] += int(row.passed)
+        total["seconds"] += float(row.seconds)
+        for reason, count in row.rejections.items():
+            total["rejections"][reason] = total["rejections"].get(reason, 0) + int(count)
+    return [
+        {
+            **total["where"],
+            "in": total["entered"],
+            "out": total["passed"],
+            "rejected": rejection_summary(total["rejections"]),
+            "seconds": round(total["seconds"], 2),
+        }
+        for total in totals.values()
+    ]
+
+
 def rejection_summary(rejections: dict[str, int]) -> str:
     """Rejections as "ambiguous 12, stuck 3", in the order candidates meet the gates; "none" when there are none."""
     order = [*REASONS, *sorted(set(rejections) - set(REASONS))]
@@ -77,7 +122,13 @@ def board_picture(board: ScheduledBoard, solved: bool = False, ascii: bool = Fal
     return render_board(board.puzzle(), stars=board.star_mask if solved else 0, ascii=ascii)
 
 
+def board_image(board: ScheduledBoard) -> str:
+    """The board drawn by the project's one renderer, as a data URI."""
+    return svg_data_uri(board_svg(board.puzzle(), cell=30, title=board_title(board), id_prefix=board.slot))
+
+
 def boards_markdown(boards: Iterable[ScheduledBoard]) -> str:
-    """The day's boards as pictures, for the run's markdown artifact."""
-    parts = [f"### {board_title(board)}\n\n```\n{board_picture(board)}\n```\n" for board in boards]
+    """The day's boards as pictures for the run's markdown artifact: each an SVG (region colours, thick walls, row
+    and column labels) inlined as a data URI, which the Prefect UI's markdown shows as an image."""
+    parts = [f"### {board_title(board)}\n\n![{board.slot}]({board_image(board)})\n" for board in boards]
     return "\n".join(parts) if parts else "No boards published."

@@ -50,6 +50,8 @@ class SlotConfig(_Strict):
     band: Band
     # Overrides the pipeline's `budget_seconds` for this slot (hard slots need longer hunts than easy ones).
     budget_seconds: float | None = Field(default=None, gt=0)
+    # Overrides the pipeline's `candidate_budget` for this slot.
+    candidate_budget: int | None = Field(default=None, ge=1)
 
     @field_validator("stars")
     @classmethod
@@ -95,7 +97,13 @@ class PipelineConfig(_Strict):
 
     slots: list[SlotConfig] = Field(default_factory=_default_slots, min_length=1)
     # Seconds of generator time per slot and attempt; a slot that fails is retried with the next attempt's seed.
-    budget_seconds: float = Field(default=30.0, gt=0)
+    # An outer limit: an attempt the clock ends publishes nothing and is retried by the next run with the same seed.
+    budget_seconds: float = Field(default=300.0, gt=0)
+    # Candidates per slot and attempt: this budget, not the clock, decides when an attempt gives up, so a loaded
+    # machine gets the same boards.
+    candidate_budget: int = Field(default=300, ge=1)
+    # Candidates per stage task: a round of the funnel runs this many of a slot's candidates through each stage.
+    batch_size: int = Field(default=8, ge=1, le=10_000)
     attempts: int = Field(default=3, ge=1)
     database_url: str = "sqlite:///data/starbattle.db"
     prefect_home: str = "data/prefect"
@@ -155,6 +163,9 @@ class PipelineConfig(_Strict):
 
     def slot_budget(self, slot: SlotConfig) -> float:
         return slot.budget_seconds if slot.budget_seconds is not None else self.budget_seconds
+
+    def slot_candidates(self, slot: SlotConfig) -> int:
+        return slot.candidate_budget if slot.candidate_budget is not None else self.candidate_budget
 
     def resolved_database_url(self) -> str:
         """The database URL with a relative SQLite path made absolute against the project folder."""

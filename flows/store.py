@@ -143,6 +143,19 @@ def finish_run(engine: Engine, run_id: int, status: str) -> None:
             session.commit()
 
 
+def running_runs(engine: Engine) -> list[Run]:
+    """The runs whose row still says `running`: live ones, and any that died before recording their end."""
+    with Session(engine) as session:
+        return list(session.exec(select(Run).where(Run.status == "running").order_by(col(Run.id))).all())
+
+
+def run_counts(engine: Engine) -> dict[str, int]:
+    """How many runs ended each way (completed, failed, crashed) or are still running."""
+    with Session(engine) as session:
+        rows = session.exec(select(Run.status, func.count()).group_by(Run.status)).all()
+    return {str(status): int(count) for status, count in sorted(rows)}
+
+
 # --- the schedule ------------------------------------------------------------------------------------------------
 
 

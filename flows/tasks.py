@@ -1,17 +1,16 @@
 """Prefect tasks: thin wrappers around engine calls and units of work on the database.
 
-Generation runs one task per (date, slot, attempt): the generator's `generate` runs every stage of a slot (layout
-sampling, region growth with repair, grading, fun and looks scoring, hill-climb tuning) over a batch of candidates
-inside one call, and its counters report each stage's rejections and seconds. Tasks take and return plain
-picklable values (configs, dataclasses, ids), never engines or sessions, so the same tasks run in a process pool.
+Generation is the generator's funnel as one task per stage (`sample_layouts`, `grow_regions`, `grade_candidates`,
+`score_candidates`, `tune_candidates`, `verify_candidates`), each on a batch of one slot's candidates: the flow chains
+them per slot and round, so a day is tens of task runs and the dashboard shows where the time goes. Tasks take and
+return plain picklable values (configs, the engine's `Batch`, ids), never engines or sessions, so the same tasks run
+in a process pool. The tasks that write to the database retry after a delay (a locked SQLite file, a PostgreSQL
+restart); their writes are single transactions, so a retry never doubles a row.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import time
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 from typing import Any
@@ -21,35 +20,25 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
-from starbattle_core.generator import GeneratorConfig, board_to_json, generate
+from flows import store
+from flows.db import open_database
+from flows.store import AcceptedBoard, Effort
+from starbattle_core.generator import Board, GeneratorConfig, board_to_json
+from starbattle_core.generator.funnel import (
+    Batch,
+    grade_stage,
+    grow_stage,
+    sample_stage,
+    score_stage,
+    tune_stage,
+    verify_stage,
+)
 from starbattle_core.grader import GradingConfig, grade, walkthrough_json
 from starbattle_core.layouts import layout_bank
-
-from . import store
-from .db import open_database
-from .settings import SlotConfig
-from .store import AcceptedBoard, Effort
 
 # The generator has no version string of its own: the project's version names the code that made a board (the
 # step solver's version, stored with every solve path, names the grading).
 GENERATOR_VERSION = f"starbattle {metadata.version('starbattle')}"
-
-
-@dataclass(frozen=True)
-class SlotOutcome:
-    """What one generator call for a slot gave back: a board (or None when the budget ran out) and its effort."""
-
-    slot: str
-    date: dt.date
-    board: AcceptedBoard | None
-    effort: Effort
-
-
-def derive_seed(date: dt.date, slot: str, attempt: int) -> int:
-    """The seed of one attempt at one slot of one date: the same (date, slot, attempt) always gives the same board
-    for the same config and versions. 60 bits, so it fits any database's BIGINT."""
-    digest = hashlib.sha256(f"{date.isoformat()}|{slot}|{attempt}".encode()).hexdigest()
-    return int(digest[:15], 16)
 
 
 @lru_cache(maxsize=4)
@@ -58,7 +47,7 @@ def database(url: str) -> Engine:
     return open_database(url)
 
 
-def accepted_board(board: Any) -> AcceptedBoard:
+def accepted_board(board: Board) -> AcceptedBoard:
     """The generator's board as the plain values the database keeps."""
     shared = board_to_json(board)
     return AcceptedBoard(
@@ -79,42 +68,88 @@ def accepted_board(board: Any) -> AcceptedBoard:
     )
 
 
-@task(name="generate-slot", task_run_name="{slot.name}-{date}-attempt-{attempt}", cache_policy=NO_CACHE)
-def generate_slot(
-    slot: SlotConfig,
-    date: dt.date,
-    attempt: int,
-    budget_seconds: float,
+# Database writes retry: a locked SQLite file or a restarting PostgreSQL server is worth a second try.
+WRITE_RETRIES, WRITE_RETRY_DELAY = 2, 5
+
+
+# The funnel: one task per stage, on one batch of one slot's candidates. `label` names the run in the dashboard
+# (slot, date, attempt, first candidate); the stage functions are the engine's (starbattle_core/generator/funnel.py).
+@task(name="sample_layouts", task_run_name="sample_layouts {label}", cache_policy=NO_CACHE)
+def sample_layouts(
+    batch: Batch,
     generator: GeneratorConfig,
     grading: GradingConfig,
-    avoid: tuple[int, ...] = (),
-) -> SlotOutcome:
-    """Run the generator's stages for one slot until a board of its band is accepted or the budget is spent."""
-    seed = derive_seed(date, slot.name, attempt)
-    began = time.perf_counter()
-    generation = generate(
-        slot.as_generator_slot(),
-        seed,
-        budget_seconds,
-        config=generator,
-        grading=grading,
-        avoid=avoid,
-    )
-    counters = generation.counters
-    effort = Effort(
-        attempt=attempt,
-        seed=seed,
-        candidates=int(counters.candidates),
-        repair_rounds=int(counters.repair_rounds),
-        rejections={str(reason): int(count) for reason, count in counters.rejections.items()},
-        stage_seconds={str(stage): float(seconds) for stage, seconds in counters.seconds.items()},
-        seconds=time.perf_counter() - began,
-    )
-    board = accepted_board(generation.board) if generation.board is not None else None
-    return SlotOutcome(slot=slot.name, date=date, board=board, effort=effort)
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
+    """Draw each candidate's star layout; drop near-duplicates of the day's boards."""
+    return sample_stage(batch, generator, grading)
 
 
-@task(name="schedule-board", task_run_name="schedule-{slot}-{date}", cache_policy=NO_CACHE)
+@task(name="grow_regions", task_run_name="grow_regions {label}", cache_policy=NO_CACHE)
+def grow_regions(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
+    """Region growth around each layout, impostor repair to a unique solution, the looks gate."""
+    return grow_stage(batch, generator, grading)
+
+
+@task(name="grade_candidates", task_run_name="grade_candidates {label}", cache_policy=NO_CACHE)
+def grade_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
+    """The step solver on each board, capped for the easy bands."""
+    return grade_stage(batch, generator, grading)
+
+
+@task(name="score_candidates", task_run_name="score_candidates {label}", cache_policy=NO_CACHE)
+def score_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
+    """Band and fun verdicts; boards near their band go on to tuning."""
+    return score_stage(batch, generator, grading)
+
+
+@task(name="tune_candidates", task_run_name="tune_candidates {label}", cache_policy=NO_CACHE)
+def tune_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
+    """Hill-climb the boards near their band; the final band, fun and looks gates."""
+    return tune_stage(batch, generator, grading)
+
+
+@task(name="verify_candidates", task_run_name="verify_candidates {label}", cache_policy=NO_CACHE)
+def verify_candidates(
+    batch: Batch,
+    generator: GeneratorConfig,
+    grading: GradingConfig,
+    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+) -> Batch:
+    """The full counter: exactly the intended solution, or the board is dropped."""
+    return verify_stage(batch, generator, grading)
+
+
+STAGE_TASKS = (sample_layouts, grow_regions, grade_candidates, score_candidates, tune_candidates, verify_candidates)
+
+
+@task(
+    name="schedule_board",
+    task_run_name="schedule_board {slot} {date}",
+    cache_policy=NO_CACHE,
+    retries=WRITE_RETRIES,
+    retry_delay_seconds=WRITE_RETRY_DELAY,
+)
 def schedule_board(
     database_url: str,
     run_id: int,
@@ -139,25 +174,43 @@ def schedule_board(
     )
 
 
-@task(name="record-effort", task_run_name="record-{slot}-{date}-{outcome}", cache_policy=NO_CACHE)
+@task(
+    name="record_effort",
+    task_run_name="record_effort {slot} {date} {outcome}",
+    cache_policy=NO_CACHE,
+    retries=WRITE_RETRIES,
+    retry_delay_seconds=WRITE_RETRY_DELAY,
+)
 def record_effort(database_url: str, run_id: int, date: dt.date, slot: str, effort: Effort, outcome: str) -> None:
     """Keep the counters of an attempt that published nothing (its budget ran out, or its board was too close to
     another of the day's)."""
     store.save_effort(database(database_url), run_id=run_id, date=date, slot=slot, effort=effort, outcome=outcome)
 
 
-@task(name="enumerate-layouts", task_run_name="enumerate-{size}x{size}-{stars}", cache_policy=NO_CACHE)
-def enumerate_layout_bank(size: int, stars: int) -> np.ndarray:
+@task(name="enumerate_layouts", task_run_name="enumerate_layouts {size}x{size} {stars}", cache_policy=NO_CACHE)
+def enumerate_layouts(size: int, stars: int) -> np.ndarray:
     """Every valid layout of (size, stars) in the engine's enumeration order, as an array of row masks."""
     return layout_bank(size, stars)
 
 
-@task(name="store-layouts", task_run_name="store-{size}x{size}-{stars}-from-{start}", cache_policy=NO_CACHE)
+@task(
+    name="store-layouts",
+    task_run_name="store-{size}x{size}-{stars}-from-{start}",
+    cache_policy=NO_CACHE,
+    retries=WRITE_RETRIES,
+    retry_delay_seconds=WRITE_RETRY_DELAY,
+)
 def store_layout_batch(database_url: str, size: int, stars: int, rows: Any, start: int) -> int:
     return store.store_layouts(database(database_url), size, stars, rows, start)
 
 
-@task(name="regrade-batch", task_run_name="regrade-{first}-to-{last}", cache_policy=NO_CACHE)
+@task(
+    name="regrade-batch",
+    task_run_name="regrade-{first}-to-{last}",
+    cache_policy=NO_CACHE,
+    retries=WRITE_RETRIES,
+    retry_delay_seconds=WRITE_RETRY_DELAY,
+)
 def regrade_batch(
     database_url: str,
     puzzle_ids: list[int],

@@ -1,8 +1,9 @@
 """Pipeline commands: daily, backfill, serve, ui, show, export, stats, regrade, enumerate-layouts.
 
 Everything a command can check before Prefect starts (the config, the database, the dates) is checked first, so a
-mistake costs no server start and writes nothing: one line, exit status 2. Prefect is imported only by the commands
-that run flows, after `prepare_prefect` has pointed it at the project's Prefect home.
+mistake costs no server start and writes nothing: one line, exit status 2. The commands parse, call and print:
+running flows and serving deployments is flows/runner.py's work, which imports Prefect only after pointing it at the
+project's Prefect home.
 """
 
 from __future__ import annotations
@@ -14,28 +15,21 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from sqlalchemy.engine import Engine
-
-from flows import site, store
-from flows.cluster import check_dask_address
-from flows.dates import date_range, parse_date, today
-from flows.db import open_database
-from flows.environment import prepare_prefect
-from flows.report import board_picture, board_rows, board_title, rejection_summary
-from flows.server import dashboard_url, healthy, prefect_api, server_command
-from flows.settings import Settings, load_settings
-from starbattle_core.formats import puzzle_to_puzzlink
-from starbattle_core.puzzle import InputError
 
 from .app import app
 from .puzzle_input import plain_terminal
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from flows.settings import Settings
+    from flows.store import ScheduledBoard, SlotStats
+
+# The engine commands (verify, grade, explain, generate) share this process's start-up: everything of the pipeline
+# (pydantic settings, SQLAlchemy, rich's tables, Prefect) is imported inside the commands that need it.
 
 DATE_HELP = "A date as YYYY-MM-DD (default: today in the configured time zone)."
 DASK_HELP = "Generate on the Dask cluster at tcp://HOST:PORT (default: pipeline.dask_address)."
@@ -44,11 +38,16 @@ FORMATS = ("json", "jsonl", "puzzlink")
 
 def _open(settings: Settings | None = None) -> tuple[Settings, Engine]:
     """The settings and the database, both checked before anything else happens."""
+    from flows.db import open_database
+    from flows.settings import load_settings
+
     settings = settings or load_settings()
     return settings, open_database(settings.pipeline.resolved_database_url())
 
 
 def _date(settings: Settings, text: str | None, option: str = "--date") -> dt.date:
+    from flows.dates import parse_date, today
+
     return parse_date(text, option) if text is not None else today(settings)
 
 
@@ -58,6 +57,9 @@ def _date(settings: Settings, text: str | None, option: str = "--date") -> dt.da
 @contextmanager
 def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[None]:
     """A progress bar on standard error, fed by polling how many of `total` boards the database holds."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     console = Console(stderr=True)
     with Progress(
         SpinnerColumn(),
@@ -84,17 +86,11 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
             poller.join()
 
 
-def _run_flow(settings: Settings, kind: str, call: Callable[[Any], Any]) -> Any:
-    """Run a flow against the dashboard's server (or one started for this run), tagged with its kind; a failed run
-    prints its reason and exits with status 1."""
-    prepare_prefect(settings)
-    with prefect_api(settings):
-        from prefect import tags
+def _run_flow(settings: Settings, kind: str, call: Callable[[], Any]) -> Any:
+    """The flow's result, or None (after one line on stderr) when the run failed or crashed."""
+    from flows.runner import run_flow
 
-        import flows.daily as daily_flows
-
-        with tags(kind):
-            state = call(daily_flows)
+    state = run_flow(settings, kind, call)
     if state.is_failed() or state.is_crashed():
         typer.echo(f"run failed: {state.message}", err=True)
         return None
@@ -103,12 +99,16 @@ def _run_flow(settings: Settings, kind: str, call: Callable[[Any], Any]) -> Any:
 
 def _check_dask(settings: Settings, dask: str | None) -> None:
     """A cluster run's address, extra and scheduler, checked before anything is written or Prefect starts."""
+    from flows.cluster import check_dask_address
+
     address, where = (dask, "--dask") if dask else (settings.pipeline.dask_address, "pipeline.dask_address")
     if address:
         check_dask_address(address, where)
 
 
 def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Callable[[], int]:
+    from flows import store
+
     names = {slot.name for slot in settings.pipeline.slots}
 
     def filled() -> int:
@@ -124,6 +124,9 @@ def daily(
     dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
     """Fill the daily slots of a date and print its boards and counters."""
+    from flows import store
+    from flows.settings import load_settings
+
     settings = load_settings()
     day = _date(settings, date)
     _check_dask(settings, dask)
@@ -140,13 +143,28 @@ def daily(
         result = _run_flow(
             settings,
             "manual",
-            lambda f: f.daily(date=day.isoformat(), force=force, kind="manual", dask_address=dask, return_state=True),
+            lambda: _flows().daily(
+                date=day.isoformat(), force=force, kind="manual", dask_address=dask, return_state=True
+            ),
         )
     _print_day(engine, day)
     if result is not None:
         _print_counters(store.slot_stats(engine, run_id=result["run_id"]), "this run's counters")
+    _print_where(settings, day)
     if result is None or result["unfilled"]:
         raise typer.Exit(1)
+
+
+def _print_where(settings: Settings, day: dt.date) -> None:
+    """Where the boards went and the three ways to look at them."""
+    from flows.db import shown_url
+    from flows.server import dashboard_url
+
+    typer.echo(
+        f"boards stored in {shown_url(settings.pipeline.resolved_database_url())}\n"
+        f"see them: starbattle show --date {day} (--solved for the stars; export for other tools)\n"
+        f"dashboard: starbattle ui, then {dashboard_url(settings)} (runs, stage tasks, funnel, pictures)"
+    )
 
 
 @app.command()
@@ -157,6 +175,12 @@ def backfill(
     dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
     """Fill every date of a range on both cores (or a Dask cluster), skipping dates that are already complete."""
+    from rich.console import Console
+
+    from flows import store
+    from flows.dates import date_range, parse_date
+    from flows.settings import load_settings
+
     settings = load_settings()
     dates = date_range(parse_date(start, "--start"), parse_date(end, "--end"))
     _check_dask(settings, dask)
@@ -171,7 +195,7 @@ def backfill(
         result = _run_flow(
             settings,
             "backfill",
-            lambda f: f.backfill(
+            lambda: _flows().backfill(
                 start=dates[0].isoformat(), end=dates[-1].isoformat(), force=force, dask_address=dask, return_state=True
             ),
         )
@@ -192,18 +216,15 @@ def backfill(
 def regrade() -> None:
     """Recompute the solve paths stored under an older solver version."""
     settings, _engine = _open()
-    prepare_prefect(settings)
-    with prefect_api(settings):
-        from prefect import tags
 
+    def call() -> Any:
         from flows.maintenance import regrade as regrade_flow
 
-        with tags("manual"):
-            state = regrade_flow(return_state=True)
-    if state.is_failed() or state.is_crashed():
-        typer.echo(f"run failed: {state.message}", err=True)
+        return regrade_flow(return_state=True)
+
+    result = _run_flow(settings, "manual", call)
+    if result is None:
         raise typer.Exit(1)
-    result = state.result()
     typer.echo(f"solver {result['solver_version']}: {result['regraded']} of {result['stale']} stale boards regraded")
 
 
@@ -213,26 +234,24 @@ def enumerate_layouts(
     stars: int = typer.Option(..., "--stars", help="Stars per unit K."),
 ) -> None:
     """Store every valid layout of (size, stars) in the database's layout bank."""
-    settings, _engine = _open()
     from starbattle_core.layouts import MAX_BANK, count_layouts
-    from starbattle_core.puzzle import layouts_exist
+    from starbattle_core.puzzle import InputError, layouts_exist
 
+    settings, _engine = _open()
     if not layouts_exist(size, stars):
         raise InputError(f"no layout exists for a {size}x{size} board with {stars} stars per unit")
     if count_layouts(size, stars) > MAX_BANK:
         raise InputError(f"{size}x{size} with {stars} stars has more than {MAX_BANK:,} layouts: sample it instead")
-    prepare_prefect(settings)
-    with prefect_api(settings):
-        from prefect import tags
 
+    def call() -> Any:
         from flows.maintenance import enumerate_layouts as enumerate_flow
 
-        with tags("manual"):
-            state = enumerate_flow(size=size, stars=stars, return_state=True)
-    if state.is_failed() or state.is_crashed():
-        typer.echo(f"run failed: {state.message}", err=True)
+        return enumerate_flow(size=size, stars=stars, return_state=True)
+
+    result = _run_flow(settings, "manual", call)
+    if result is None:
         raise typer.Exit(1)
-    typer.echo(f"layout bank {size}x{size} {stars}-star: {state.result():,} layouts")
+    typer.echo(f"layout bank {size}x{size} {stars}-star: {result:,} layouts")
 
 
 # --- serving and the dashboard -------------------------------------------------------------------------------------
@@ -240,42 +259,21 @@ def enumerate_layouts(
 
 @app.command()
 def serve() -> None:
-    """Serve the nightly deployment (cron and time zone from the config) plus on-demand backfill and regrade
-    deployments. The schedule stays active when this process stops, so a restart carries on."""
+    """Serve the nightly deployment (cron and time zone from the config, with its overdue automation) plus
+    on-demand backfill and regrade deployments. The schedule stays active when this process stops."""
+    from flows.runner import serve as serve_deployments
+
     settings, _engine = _open()
-    prepare_prefect(settings, quiet=False)
-    pipeline = settings.pipeline
-    with prefect_api(settings, port=pipeline.ui_port) as api:
-        # Imported once the API is chosen: Prefect fixes its settings when first imported.
-        from prefect import serve as prefect_serve
-        from prefect.deployments.runner import RunnerDeployment
-        from prefect.schedules import Cron
-
-        from flows.daily import backfill as backfill_flow
-        from flows.daily import daily as daily_flow
-        from flows.maintenance import regrade as regrade_flow
-
-        nightly = daily_flow.to_deployment(
-            name="nightly",
-            schedules=[Cron(pipeline.nightly_cron, timezone=pipeline.timezone)],
-            parameters={"kind": "nightly"},
-            tags=["nightly"],
-            description="Fill today's slots and the days ahead the config asks for.",
-        )
-        on_demand = backfill_flow.to_deployment(name="backfill", tags=["backfill"])
-        regrading = regrade_flow.to_deployment(name="regrade", tags=["manual"])
-        typer.echo(
-            f"serving nightly ({pipeline.nightly_cron}, {pipeline.timezone}), backfill and regrade; "
-            f"dashboard {api.removesuffix('/api')}"
-        )
-        # Prefect types `to_deployment` as "result or coroutine"; called outside an event loop, it is the result.
-        deployments = cast(list[RunnerDeployment], [nightly, on_demand, regrading])
-        prefect_serve(*deployments, pause_on_shutdown=False, print_starting_message=False)
+    serve_deployments(settings, typer.echo)
 
 
 @app.command()
 def ui() -> None:
     """Start the Prefect UI on 127.0.0.1 with the project's Prefect home (runs past and present)."""
+    from flows.environment import prepare_prefect
+    from flows.server import dashboard_url, healthy, server_command
+    from flows.settings import load_settings
+
     settings = load_settings()
     home = prepare_prefect(settings, quiet=False)
     url = dashboard_url(settings)
@@ -298,11 +296,24 @@ def ui() -> None:
 # --- reading the database ----------------------------------------------------------------------------------------
 
 
-def _board_object(board: store.ScheduledBoard) -> dict[str, Any]:
+def _flows() -> Any:
+    """The daily and backfill flows, imported only once Prefect is set up (flows/runner.py)."""
+    import flows.daily
+
+    return flows.daily
+
+
+def _board_object(board: ScheduledBoard) -> dict[str, Any]:
     return {**board.board_json(), "date": board.date.isoformat(), "slot": board.slot}
 
 
 def _print_day(engine: Engine, day: dt.date) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from flows import store
+    from flows.report import board_rows
+
     boards = store.day_boards(engine, day)
     table = Table(title=f"boards for {day}")
     # The slot's name says the game; "tried" is the candidates its accepting attempt went through.
@@ -316,18 +327,28 @@ def _print_day(engine: Engine, day: dt.date) -> None:
         "candidates": "tried",
     }
     for column, heading in columns.items():
-        table.add_column(heading, justify="left" if column in ("slot", "size", "band") else "right")
+        # Slot names are never cut (a narrow terminal wraps the other columns instead).
+        table.add_column(
+            heading, justify="left" if column in ("slot", "size", "band") else "right", no_wrap=column == "slot"
+        )
     for row in board_rows(boards):
         table.add_row(*(str(row[column]) for column in columns))
     Console().print(table)
 
 
-def _print_counters(stats: list[store.SlotStats], title: str) -> None:
+def _print_counters(stats: list[SlotStats], title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from flows.report import rejection_summary
+
     if not stats:
         return
     table = Table(title=title)
     for column in ("slot", "attempts", "accepted", "candidates", "rejections", "seconds"):
-        table.add_column(column, justify="left" if column in ("slot", "rejections") else "right")
+        table.add_column(
+            column, justify="left" if column in ("slot", "rejections") else "right", no_wrap=column == "slot"
+        )
     for slot in stats:
         table.add_row(
             slot.slot,
@@ -340,8 +361,10 @@ def _print_counters(stats: list[store.SlotStats], title: str) -> None:
     Console().print(table)
 
 
-def _scheduled_boards(date: str | None) -> list[store.ScheduledBoard]:
+def _scheduled_boards(date: str | None) -> list[ScheduledBoard]:
     """The boards of a date (default today); exit status 1 when none is scheduled."""
+    from flows import store
+
     settings, engine = _open()
     day = _date(settings, date)
     boards = store.day_boards(engine, day)
@@ -361,8 +384,14 @@ def show(
     svg: str | None = typer.Option(None, "--svg", help="Write each board as DIR/DATE-SLOT.svg; print the paths."),
 ) -> None:
     """The boards of a date as pictures with their scores."""
+    from flows.report import board_picture, board_title
+
     boards = _scheduled_boards(date)
     if svg is not None:
+        from pathlib import Path
+
+        from flows import site
+
         for path in site.board_picture_files(boards, Path(svg), solved=solved):
             typer.echo(path)
         return
@@ -386,13 +415,18 @@ def export(
     ),
 ) -> None:
     """Print a date's boards for other tools: JSON, JSON Lines, or puzz.link URLs."""
+    from starbattle_core.formats import puzzle_to_puzzlink
+    from starbattle_core.puzzle import InputError
+
     if output_format not in FORMATS:
         raise InputError(f"--format {output_format!r}: expected one of {', '.join(FORMATS)}")
     if with_path and output_format == "puzzlink":
         raise InputError("--with-path: a puzz.link URL has no place for the solve path (use --format json or jsonl)")
     boards = _scheduled_boards(date)
 
-    def record(board: store.ScheduledBoard) -> dict[str, Any]:
+    from flows import site
+
+    def record(board: ScheduledBoard) -> dict[str, Any]:
         return {**_board_object(board), **(site.solve_path(board) if with_path else {})}
 
     if output_format == "json":
@@ -411,13 +445,20 @@ def stats(
     end: str | None = typer.Option(None, "--end", help="Last date, included (default: the last recorded)."),
 ) -> None:
     """Acceptance and rejection counts per slot over a range of dates."""
-    _, engine = _open()
+    from flows import store
+    from flows.dates import date_range, parse_date
+
+    _settings, engine = _open()
     first = parse_date(start, "--start") if start is not None else None
     last = parse_date(end, "--end") if end is not None else None
     if first is not None and last is not None:
         date_range(first, last)
     rows = store.slot_stats(engine, first, last)
     span = f"{first or 'first'}..{last or 'last'}"
+    runs = store.run_counts(engine)
+    if runs:
+        # A run killed mid-way is marked crashed by the next run (flows/liveness.py), so "running" means running.
+        typer.echo("runs: " + ", ".join(f"{count} {status}" for status, count in runs.items()))
     if not rows:
         typer.echo(f"no runs recorded for {span}")
         return

@@ -48,16 +48,20 @@ def write_config(
     slots: list[dict[str, Any]] | None = SMALL_SLOTS,
     workers: int = 1,
     database_url: str | None = None,
+    batch_size: int | None = None,
+    name: str = "starbattle",
 ) -> str:
     pipeline: dict[str, Any] = {
-        "database_url": database_url or f"sqlite:///{tmp_path / 'starbattle.db'}",
+        "database_url": database_url or f"sqlite:///{tmp_path / f'{name}.db'}",
         "prefect_home": str(tmp_path / "prefect"),
         "budget_seconds": 20,
         "workers": workers,
     }
+    if batch_size is not None:
+        pipeline["batch_size"] = batch_size
     if slots is not None:
         pipeline["slots"] = slots
-    path = tmp_path / "starbattle.yaml"
+    path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump({"pipeline": pipeline}))
     return str(path)
 
@@ -129,9 +133,20 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
             artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[run.flow_run_id]))
         )
         flow_run = client.read_flow_run(run.flow_run_id)
+        from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run.id])))
     assert flow_run.name == f"daily-{DAY}"
+    # The funnel's stages are task runs of their own, named after their stage function.
+    stages = ("sample_layouts", "grow_regions", "grade_candidates", "score_candidates", "tune_candidates")
+    for stage in (*stages, "verify_candidates", "schedule_board"):
+        assert any(run.task_key.startswith(stage) for run in task_runs), stage
     by_key = {artifact.key: artifact for artifact in artifacts}
-    assert {"daily-boards", "daily-rejections", "daily-pictures"} <= set(by_key)
+    assert {"daily-boards", "daily-rejections", "daily-pictures", "daily-funnel"} <= set(by_key)
+    funnel = by_key["daily-funnel"].data
+    funnel = json.loads(funnel) if isinstance(funnel, str) else funnel
+    assert {row["slot"] for row in funnel} == {s["name"] for s in SMALL_SLOTS}
+    assert {row["stage"] for row in funnel} == {"sample", "grow", "grade", "score", "tune", "verify"}
     table = by_key["daily-boards"].data
     rows = json.loads(table) if isinstance(table, str) else table
     assert sorted(row["slot"] for row in rows) == sorted(s["name"] for s in SMALL_SLOTS)
@@ -140,7 +155,25 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
     counters = json.loads(counters) if isinstance(counters, str) else counters
     assert {row["slot"] for row in counters} == {s["name"] for s in SMALL_SLOTS}
     assert all(row["accepted"] == 1 and row["candidates"] >= 1 for row in counters)
-    assert "┃" in by_key["daily-pictures"].data and "starbattle-easy" in by_key["daily-pictures"].data
+    pictures = by_key["daily-pictures"].data
+    assert pictures.count("](data:image/svg+xml;base64,") == len(SMALL_SLOTS) and "starbattle-easy" in pictures
+
+
+def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> None:
+    """One candidate per task on one thread, or five per task on a process pool of two: the same boards."""
+    from flows.daily import backfill
+
+    one = write_config(tmp_path, batch_size=1, workers=1, name="one")
+    pool = write_config(tmp_path, batch_size=5, workers=2, name="pool")
+    assert backfill(start="2026-10-01", end="2026-10-02", config_path=one)["unfilled"] == []
+    assert backfill(start="2026-10-01", end="2026-10-02", config_path=pool)["unfilled"] == []
+    boards = {}
+    for config in (one, pool):
+        engine = database(load_settings(config).pipeline.resolved_database_url())
+        with Session(engine) as session:
+            rows = session.exec(select(ScheduleEntry, PuzzleRecord).where(ScheduleEntry.puzzle_id == PuzzleRecord.id))
+            boards[config] = sorted((e.date, e.slot, p.regions, p.solution, p.difficulty, p.seed) for e, p in rows)
+    assert len(boards[one]) == 2 * len(SMALL_SLOTS) and boards[one] == boards[pool]
 
 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:
@@ -191,28 +224,29 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     from flows.daily import daily
 
     config = write_config(tmp_path)
-    real_generate = flows.tasks.generate
-    calls: list[str] = []
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    real_grow = flows.tasks.grow_stage
 
-    def failing_generate(slot: Any, *args: Any, **kwargs: Any) -> Any:
-        calls.append(slot.game)
-        if len(calls) == 2:
-            raise RuntimeError("the machine went away")
-        return real_generate(slot, *args, **kwargs)
+    def failing_grow(batch: Any, *args: Any, **kwargs: Any) -> Any:
+        # The machine goes away once the first slot's board is stored, in the middle of the others' work.
+        with Session(engine) as session:
+            if session.exec(select(ScheduleEntry)).first() is not None:
+                raise RuntimeError("the machine went away")
+        return real_grow(batch, *args, **kwargs)
 
-    monkeypatch.setattr(flows.tasks, "generate", failing_generate)
+    monkeypatch.setattr(flows.tasks, "grow_stage", failing_grow)
     state = daily(date=DAY, config_path=config, return_state=True)
     assert state.is_failed()
     part = snapshot(config)
-    assert len(part["schedule"]) == 1 and len(part["puzzles"]) == 1 and len(part["paths"]) == 1
+    stored = len(part["schedule"])
+    assert 1 <= stored < len(SMALL_SLOTS) and len(part["puzzles"]) == stored == len(part["paths"])
     check_whole_boards(config, dt.date.fromisoformat(DAY), SMALL_SLOTS)
-    engine = database(load_settings(config).pipeline.resolved_database_url())
     with Session(engine) as session:
         assert [run.status for run in session.exec(select(Run)).all()] == ["failed"]
 
-    monkeypatch.setattr(flows.tasks, "generate", real_generate)
+    monkeypatch.setattr(flows.tasks, "grow_stage", real_grow)
     result = daily(date=DAY, config_path=config)
-    assert result["published"] == len(SMALL_SLOTS) - 1
+    assert result["published"] == len(SMALL_SLOTS) - stored
     done = snapshot(config)
     assert set(part["schedule"]) <= set(done["schedule"]) and len(done["schedule"]) == len(SMALL_SLOTS)
     check_whole_boards(config, dt.date.fromisoformat(DAY), SMALL_SLOTS)
@@ -260,3 +294,60 @@ def test_regrade_brings_paths_of_an_older_solver_version_up_to_date(tmp_path: Pa
     assert json.loads(current.steps) == walkthrough_json(puzzle, result)
     [board] = store.day_boards(engine, dt.date.fromisoformat(DAY), solver_version=SOLVER_VERSION)
     assert (board.difficulty, board.band) == (result.difficulty, result.band) and board.steps["steps"]
+
+
+def test_a_killed_run_is_marked_crashed_by_the_next_run(tmp_path: Path) -> None:
+    """kill -9 of a run in its own process: its row stays `running` and its flow run RUNNING until a later run
+    sees three heartbeats missed and marks both crashed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, get_current_settings, temporary_settings
+
+    from flows.daily import daily
+    from flows.liveness import HEARTBEAT_MISSES
+
+    config = write_config(tmp_path, slots=[{**SMALL_SLOTS[0], "candidate_budget": 100_000}])
+    slow = tmp_path / "slow.yaml"  # a slot that never passes its gates: the run is still at work when killed
+    raw = yaml.safe_load(Path(config).read_text())
+    raw["generator"] = {"fun_gate": 100}
+    slow.write_text(yaml.safe_dump(raw))
+    env = {
+        **os.environ,
+        "PREFECT_API_URL": str(get_current_settings().api.url),
+        "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "30",
+    }
+    script = f"from flows.daily import daily; daily(date={DAY!r}, config_path={str(slow)!r})"
+    victim = subprocess.Popen([sys.executable, "-c", script], env=env)
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            with Session(engine) as session:
+                runs = session.exec(select(Run)).all()
+            if runs and runs[0].flow_run_id:
+                break
+            assert victim.poll() is None and time.monotonic() < deadline, "the run did not start"
+            time.sleep(0.5)
+        time.sleep(2)
+        os.kill(victim.pid, signal.SIGKILL)
+    finally:
+        victim.wait()
+    [dead] = runs
+    with get_client(sync_client=True) as client:
+        assert client.read_flow_run(dead.flow_run_id).state.type.value == "RUNNING"
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: 30}):
+        daily(date="2026-11-28", config_path=config)  # too soon: three beats have not been missed yet
+        with Session(engine) as session:
+            assert session.get(Run, dead.id).status == "running"
+        time.sleep(HEARTBEAT_MISSES * 30 + 5)
+        daily(date="2026-11-27", config_path=config)
+    with Session(engine) as session:
+        assert session.get(Run, dead.id).status == "crashed"
+        assert [run.status for run in session.exec(select(Run).where(Run.id != dead.id))] == ["completed"] * 2
+    with get_client(sync_client=True) as client:
+        assert client.read_flow_run(dead.flow_run_id).state.type.value == "CRASHED"
