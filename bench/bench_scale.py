@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib
 import logging
 import os
 import statistics
@@ -26,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cloudpickle  # type: ignore[import-untyped]  # ships no type hints
 import yaml
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -66,34 +64,31 @@ def write_config(folder: Path, slots: str, **pipeline: Any) -> Path:
 
 
 def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughput:
+    from sqlmodel import Session, func, select
+
     from flows.daily import backfill
+    from flows.db import Attempt, ScheduleEntry
     from flows.settings import load_settings
     from flows.store import slot_stats
     from flows.tasks import database
 
     end = start + dt.timedelta(days=days - 1)
     began = time.perf_counter()
-    result = backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config))
+    # A slot whose every attempt ran out of its seconds fails the run; its other boards still count.
+    backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config), return_state=True)
     seconds = time.perf_counter() - began
     engine = database(load_settings(config).pipeline.resolved_database_url())
     stats = slot_stats(engine)
-    from sqlmodel import Session, func, select
-
-    from flows.db import Attempt
-
     with Session(engine) as session:
         longest = session.exec(select(func.max(Attempt.seconds))).one() or 0.0
+        boards = session.exec(select(func.count()).select_from(ScheduleEntry)).one()
     return Throughput(
         runner=name,
-        boards=int(result["published"]),
+        boards=int(boards),
         seconds=seconds,
         generator_seconds=sum(s.seconds for s in stats),
         longest_attempt=float(longest),
     )
-
-
-def _import_tasks() -> None:
-    importlib.import_module("flows.tasks")
 
 
 def warm(address: str) -> None:
@@ -101,7 +96,9 @@ def warm(address: str) -> None:
     from distributed import Client
 
     with Client(address) as client:
-        client.run(_import_tasks)
+        # A builtin taking a string: the workers need not import this script to run it, and nothing but None
+        # travels back (a module object cannot).
+        client.run(exec, "import flows.tasks")
 
 
 def transaction_overhead(config: Path, count: int) -> float:
@@ -215,15 +212,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", action="store_true", help="(accepted, so bench_pipeline.py can pass its argv)")
     parser.add_argument("--days", type=int, default=1, help="dates per backfill (default 1)")
     parser.add_argument("--slots", choices=("default", "small"), default="default", help="the config's or tiny ones")
+    parser.add_argument("--budget", type=float, help="generator seconds per slot and attempt (default: the config's)")
     parser.add_argument("--tasks", type=int, default=200, help="no-op tasks per overhead measurement (default 200)")
     args, _rest = parser.parse_known_args(argv)
-    # The workers unpickle this module's helpers by value: they need not find bench/ on their path.
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])
     start = dt.date(2027, 1, 1)
     load = os.getloadavg()[0]
     print(f"scale bench: {args.days} date(s) x {args.slots} slots per runner; load average {load:.1f} at start")
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
         root = Path(folder)
+        budget = {} if args.budget is None else {"budget_seconds": args.budget}
         base = write_config(root / "base", args.slots)
         from flows.environment import prepare_prefect
         from flows.server import prefect_api
@@ -233,14 +230,15 @@ def main(argv: list[str] | None = None) -> None:
         prepare_prefect(settings)
         with prefect_api(settings):
             rows: dict[str, Throughput] = {}
-            config = write_config(root / "pool", args.slots, workers=2)
+            config = write_config(root / "pool", args.slots, workers=2, **budget)
             rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
             overheads: dict[str, float] = {}
             for workers in (1, 2):
                 with local_cluster(workers) as cluster:
                     warm(cluster.scheduler_address)
                     name = f"dask, {workers} worker{'s' if workers > 1 else ''}"
-                    config = write_config(root / f"dask-{workers}", args.slots, dask_address=cluster.scheduler_address)
+                    address = cluster.scheduler_address
+                    config = write_config(root / f"dask-{workers}", args.slots, dask_address=address, **budget)
                     rows[name] = run_backfill(name, config, start, args.days)
                     if workers == 1:
                         # One worker: a no-op task's wall time is then the larger of the flow's submission and
