@@ -18,7 +18,7 @@ from ..grader import Grade, GradingConfig
 from ..puzzle import Cells, InputError, Puzzle
 from .board import Board, Counters, Generation
 from .config import BANDS, GeneratorConfig, Slot
-from .looks import looks_score
+from .looks import gives_away, looks_score
 from .repair import repair
 from .similarity import near_duplicate
 from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge
@@ -96,7 +96,7 @@ def try_candidate(
     counters.unique_raw += repair_rounds == 0
     counters.unique_repaired += 1
 
-    if looks_score(puzzle) < config.looks_gate:
+    if looks_score(puzzle) < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways):
         clock.lap("looks")
         counters.reject("ugly")
         return None
@@ -120,7 +120,7 @@ def try_candidate(
         return None
 
     looks = looks_score(puzzle)
-    if looks < config.looks_gate:
+    if looks < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways):
         counters.reject("ugly")
         return None
 
