@@ -71,11 +71,12 @@ def raw_board(game: str, size: int, stars: int, seed: int, band: str = "medium")
     """A freshly grown board (one attempt: no looks gate, no repair) and its intended solution."""
     layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, size, stars]))[0])
     rng = random.Random(seed)
-    if game == "queens":
-        regions = grow_queens_regions(size, layout, rng, band=band).regions
-    else:
-        regions = grow_starbattle_regions(size, stars, layout, rng).regions
-    assert regions is not None
+    regions = None
+    while regions is None:  # the first attempt that walls no region in under its minimum (a few in a hundred)
+        if game == "queens":
+            regions = grow_queens_regions(size, layout, rng, band=band).regions
+        else:
+            regions = grow_starbattle_regions(size, stars, layout, rng).regions
     return Puzzle(size, stars, regions, game, solution=layout), layout
 
 
@@ -148,7 +149,11 @@ def bench_looks(count: int, seeds: int, budget: float, sheet: Path | None) -> No
         )
     sheets: dict[str, list[Puzzle]] = {}
     for game, slots in (("starbattle", DAILY[:4]), ("queens", DAILY[4:])):
-        raw = [raw_board(game, s.size, s.stars, seed, s.band)[0] for seed in range(count) for s in slots[:1]]
+        raw = [
+            raw_board(game, slot.size, slot.stars, seed, slot.band)[0]
+            for seed in range(count)
+            for slot in slots[seed % len(slots) :][:1]
+        ]
         gated = gated_boards(slots, count)
         accepted: list[Puzzle] = []
         for seed in range(seeds):
