@@ -19,6 +19,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -63,7 +64,7 @@ DAILY = [
 ]
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: Sequence[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
@@ -88,7 +89,7 @@ def giveaway_rates(boards: list[Puzzle]) -> str:
         single = sum(s == 1 for s in smallest) / len(boards)
         two = sum(s <= 2 for s in smallest) / len(boards)
         return f"single-cell region {single:5.1%}, region of <= 2 cells {two:5.1%}"
-    two_star = [s for s, p in zip(smallest, boards) if p.stars == 2]
+    two_star = [s for s, p in zip(smallest, boards, strict=False) if p.stars == 2]
     if not two_star:
         return "no 2-star boards"
     return f"2-star boards with a region of <= 3 cells {sum(s <= 3 for s in two_star) / len(two_star):5.1%}"

@@ -7,7 +7,8 @@ Real boards: every board of ../shared/data for the game (Star Battle: archive, h
 (size, stars) the generator is measured on; Queens: LinkedIn and community levels of sizes 6-12). Generated:
 raw candidates of the current growth (one attempt each, no looks check, no repair), sizes drawn in the real
 boards' proportions so that size tells the model nothing. 30% of each class is held out; the model is fitted on
-the rest (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed. A board outside the range the real training boards span on any
+the rest (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed.
+A board outside the range the real training boards span on any
 feature is out of the model's support and scores 0 (held-out real boards can fall outside it too). The gate
 offset is the logit at the `--gate-percentile` of the real training boards: that share of real boards scores
 under 50, and so does whatever generated board looks less designed.
@@ -131,7 +132,7 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
         f"{percentile:g}th percentile passes {np.mean(test_real >= offset):.1%} of held-out real boards and "
         f"{np.mean(test_gen >= offset):.1%} of held-out raw generated ones"
     )
-    for name, weight, m in sorted(zip(FEATURES, weights, mean), key=lambda t: -abs(t[1])):
+    for name, weight in sorted(zip(FEATURES, weights, strict=True), key=lambda t: -abs(t[1])):
         real_median = float(np.median(x_real[:, FEATURES.index(name)]))
         gen_median = float(np.median(x_gen[:, FEATURES.index(name)]))
         print(f"    {name:11s} weight {weight:+.2f}  median real {real_median:.3f}  generated {gen_median:.3f}")

@@ -138,9 +138,7 @@ def board_svg(
             f'<rect class="cell region-{region}" data-r="{r}" data-c="{c}" id="{id_prefix}-{r}-{c}" '
             f'x="{x(c)}" y="{y(r)}" width="{cell}" height="{cell}" fill="{fills[region]}"/>'
         )
-    grid = []
-    for i in range(1, n):
-        grid.append(f"M{x(i)} {y0}V{y(n)}M{x0} {y(i)}H{x(n)}")
+    grid = [f"M{x(i)} {y0}V{y(n)}M{x0} {y(i)}H{x(n)}" for i in range(1, n)]
     parts.append(f'<path class="grid" d="{"".join(grid)}" stroke="#555" stroke-width="0.6" stroke-opacity="0.6"/>')
     walls = []
     for r in range(n):

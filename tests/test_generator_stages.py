@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,8 +37,6 @@ from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.layouts import layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle, is_connected, solution_problems
-
-from conftest import shared_file
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -105,7 +104,9 @@ def test_star_groups_are_nearby_stars() -> None:
             inside.append(abs(a // 10 - b // 10) + abs(a % 10 - b % 10))
         cells = [c for c in range(100) if stars >> c & 1]
         rng.shuffle(cells)
-        random_pairs += [abs(a // 10 - b // 10) + abs(a % 10 - b % 10) for a, b in zip(cells[::2], cells[1::2])]
+        random_pairs += [
+            abs(a // 10 - b // 10) + abs(a % 10 - b % 10) for a, b in zip(cells[::2], cells[1::2], strict=True)
+        ]
     assert np.mean(inside) < 0.6 * np.mean(random_pairs)
 
 
@@ -332,7 +333,7 @@ def _transform(regions: tuple[int, ...], size: int, turns: int, flip: bool, rela
     """The map turned a quarter `turns` times (clockwise), then mirrored, then relabelled: a brute-force image."""
     grid_rows = [[relabel[regions[r * size + c]] for c in range(size)] for r in range(size)]
     for _ in range(turns):
-        grid_rows = [list(row) for row in zip(*grid_rows[::-1])]
+        grid_rows = [list(row) for row in zip(*grid_rows[::-1], strict=False)]
     if flip:
         grid_rows = [row[::-1] for row in grid_rows]
     return tuple(v for row in grid_rows for v in row)
@@ -357,8 +358,8 @@ def test_keys_tell_different_maps_and_layouts_apart() -> None:
     for a in maps:
         for b in maps:
             same = any(
-                len(set(zip(_transform(a, 5, t, f, list(range(5))), b))) == 5
-                and len({x for x, _ in set(zip(_transform(a, 5, t, f, list(range(5))), b))}) == 5
+                len(set(zip(_transform(a, 5, t, f, list(range(5))), b, strict=False))) == 5
+                and len({x for x, _ in set(zip(_transform(a, 5, t, f, list(range(5))), b, strict=False))}) == 5
                 for t in range(4)
                 for f in (False, True)
             )

@@ -95,7 +95,7 @@ class GeneratorConfig(BaseModel):
     # ... then this many one-cell boundary moves tried towards partial symmetry (LinkedIn 9x9: border symmetry
     # median 0.73; growth alone 0.49); a move is kept only when more borders match their mirror image.
     queens_symmetry_moves: int = Field(150, ge=0)
-    queens_motifs: MotifMix = Field(default_factory=lambda: MotifMix())
+    queens_motifs: MotifMix = Field(default_factory=MotifMix)
     queens_background_appetite: float = Field(6.0, gt=0)
     queens_sprawl_share: float = Field(0.2, ge=0, le=1)
     queens_small_share: float = Field(0.3, ge=0, le=1)

@@ -72,7 +72,7 @@ def group_stars(layout: Cells, size: int, stars: int, rng: random.Random, swaps:
 def _weighted_order(cells: list[int], weights: list[float], rng: random.Random) -> list[int]:
     """The cells in a random order where heavier cells tend to come first (Efraimidis-Spirakis keys)."""
     keys = [rng.random() ** (1.0 / w) for w in weights]
-    return [cell for _, cell in sorted(zip(keys, cells), reverse=True)]
+    return [cell for _, cell in sorted(zip(keys, cells, strict=True), reverse=True)]
 
 
 def grow_starbattle_regions(
@@ -161,7 +161,7 @@ def _fill_leftovers(
     filled instead of left as one-cell teeth and corridors. None when a region ends under `least` cells.
     """
     owner = [-1] * (g.size * g.size)
-    sizes = [mask.bit_count() / want for mask, want in zip(region, appetite)]
+    sizes = [mask.bit_count() / want for mask, want in zip(region, appetite, strict=True)]
     counts = [mask.bit_count() for mask in region]
     for index, mask in enumerate(region):
         for cell in cell_list(mask):
@@ -193,10 +193,7 @@ MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
         for k in (3, 4, 5)
         for along in (True, False)
     ),
-    "rectangle": tuple(
-        tuple((r, c) for r in range(h) for c in range(w)) for h in (2, 3) for w in (2, 3, 4) if h * w > 4
-    )
-    + ((((0, 0), (0, 1), (1, 0), (1, 1))),),
+    "rectangle": tuple(tuple((r, c) for r in range(h) for c in range(w)) for h in (2, 3) for w in (2, 3, 4)),
     "cross": (((0, 1), (1, 0), (1, 1), (1, 2), (2, 1)),),
     "ell": (
         ((0, 0), (1, 0), (2, 0), (2, 1)),

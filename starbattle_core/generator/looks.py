@@ -20,7 +20,8 @@ this file, never in code. The features, computed with numpy on the region grid:
 - largest: the biggest region's share of the board (a background region that motifs sit in).
 
 A board with any feature outside the range the real boards span (stripes, a grid of blocks) scores 0: a
-logistic regression would extrapolate there. Otherwise `looks_score` is 100 * sigmoid(logit - offset), where `offset` is the logit at the real boards' gate percentile
+logistic regression would extrapolate there. Otherwise `looks_score` is 100 * sigmoid(logit - offset), where
+`offset` is the logit at the real boards' gate percentile
 (recorded in the model file), so a score of 50 is that percentile for both games: the config's `looks_gate` of 50
 rejects what looks less designed than that share of real boards.
 """
@@ -69,12 +70,12 @@ class LooksModel:
 
     def logit(self, features: dict[str, float]) -> float:
         total = self.intercept
-        for name, mean, scale, weight in zip(self.features, self.mean, self.scale, self.weights):
+        for name, mean, scale, weight in zip(self.features, self.mean, self.scale, self.weights, strict=False):
             total += weight * (features[name] - mean) / scale
         return total
 
     def score(self, features: dict[str, float]) -> float:
-        for name, low, high in zip(self.features, self.low, self.high):
+        for name, low, high in zip(self.features, self.low, self.high, strict=False):
             if not low <= features[name] <= high:
                 return 0.0
         value = min(max(self.logit(features) - self.offset, -50.0), 50.0)

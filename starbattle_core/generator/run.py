@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from ..grader import Grade, GradingConfig
 from ..puzzle import Cells, InputError, Puzzle
 from .board import Board, Counters, Generation
 from .config import BANDS, GeneratorConfig, Slot
-from .looks import gives_away, looks_score
+from .looks import gives_away, looks_score, smallest_allowed
 from .repair import repair
 from .similarity import near_duplicate
 from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge
@@ -86,7 +86,8 @@ def try_candidate(
             hunted = None
     repair_rounds = 0
     if hunted is None:
-        mended = repair(puzzle, layout, config.repair_rounds(slot.game), rng, config.repair_sample)
+        least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
+        mended = repair(puzzle, layout, config.repair_rounds(slot.game), rng, config.repair_sample, least=least)
         counters.repair_rounds += mended.rounds
         clock.lap("repair")
         if mended.status != "unique":
