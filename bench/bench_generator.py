@@ -1,6 +1,8 @@
 """Measure the generator (in-process timings; run on a quiet machine for figures to quote).
 
-    python bench/bench_generator.py --looks        looks score and shape features: real boards vs raw generated
+    python bench/bench_generator.py --looks        the looks model: gate rejections, held-out AUC real vs raw,
+                                                   gated and accepted generated boards, give-away rates,
+                                                   --sheet out.html for a contact sheet of 12 + 12 per game
     python bench/bench_generator.py --unique       share of attempts ending unique without and with repair
     python bench/bench_generator.py --slots        seconds to one accepted board for each of the seven daily slots
     python bench/bench_generator.py --experience   experience-score parts: hand-made, raw generated, accepted
@@ -32,15 +34,17 @@ from starbattle_core.generator import (  # noqa: E402
     generate,
     grow_queens_regions,
     grow_starbattle_regions,
-    looks_features,
     looks_score,
     near_duplicate,
     repair,
 )
-from starbattle_core.generator.looks import FEATURES  # noqa: E402
+from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.grader import grade  # noqa: E402
 from starbattle_core.layouts import enumerate_layouts, layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+import fit_looks  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 REAL = {
@@ -64,40 +68,115 @@ def pct(values: Sequence[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-def raw_board(game: str, size: int, stars: int, seed: int) -> tuple[Puzzle, int]:
-    """A freshly grown board (no repair) and its intended solution."""
+def raw_board(game: str, size: int, stars: int, seed: int, band: str = "medium") -> tuple[Puzzle, int]:
+    """A freshly grown board (one attempt: no looks gate, no repair) and its intended solution."""
     layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, size, stars]))[0])
     rng = random.Random(seed)
-    if game == "queens":
-        regions = grow_queens_regions(size, layout, rng).regions
-    else:
-        regions = grow_starbattle_regions(size, stars, layout, rng).regions
-    assert regions is not None
+    regions = None
+    while regions is None:  # the first attempt that walls no region in under its minimum (a few in a hundred)
+        if game == "queens":
+            regions = grow_queens_regions(size, layout, rng, band=band).regions
+        else:
+            regions = grow_starbattle_regions(size, stars, layout, rng).regions
     return Puzzle(size, stars, regions, game, solution=layout), layout
 
 
-def bench_looks(count: int) -> None:
-    print("== looks: score percentiles (5/10/50/90) and feature medians ==")
-    groups: dict[str, list[Puzzle]] = {name: list(read_jsonl(str(SHARED / f))) for name, f in REAL.items()}
-    groups["generated starbattle 10x10 2-star (raw)"] = [raw_board("starbattle", 10, 2, s)[0] for s in range(count)]
-    groups["generated queens 9x9 (raw)"] = [raw_board("queens", 9, 1, s)[0] for s in range(count)]
+def giveaway_rates(boards: list[Puzzle]) -> str:
+    """The give-away measures of the issue: Star Battle 2-star regions of 3 cells or fewer; Queens 1- and
+    2-cell regions."""
+    smallest = [min(m.bit_count() for m in p.region_masks) for p in boards]
+    if boards and boards[0].game == "queens":
+        single = sum(s == 1 for s in smallest) / len(boards)
+        two = sum(s <= 2 for s in smallest) / len(boards)
+        return f"single-cell region {single:5.1%}, region of <= 2 cells {two:5.1%}"
+    two_star = [s for s, p in zip(smallest, boards, strict=False) if p.stars == 2]
+    if not two_star:
+        return "no 2-star boards"
+    return f"2-star boards with a region of <= 3 cells {sum(s <= 3 for s in two_star) / len(two_star):5.1%}"
+
+
+def separation(real: list[Puzzle], generated: list[Puzzle], seed: int = 7) -> float:
+    """Held-out AUC of a fresh logistic regression (fit_looks' features and fitter) telling real from generated
+    boards: 0.5 means indistinguishable. Half of each side is held out."""
+    x_real, x_gen = fit_looks.matrix(real), fit_looks.matrix(generated)
+    rng = np.random.default_rng(seed)
+    held_real, held_gen = rng.random(len(real)) < 0.5, rng.random(len(generated)) < 0.5
+    train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
+    labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
+    mean, scale = train.mean(axis=0), train.std(axis=0) + 1e-9
+    weights, intercept = fit_looks.fit_logistic((train - mean) / scale, labels, 1.0)
+    score = lambda x: ((x - mean) / scale) @ weights + intercept  # noqa: E731
+    return fit_looks.auc(score(x_real[held_real]), score(x_gen[held_gen]))
+
+
+def gated_boards(slots: list[Slot], count: int) -> list[Puzzle]:
+    """Boards from the generator's growth stage with its looks and give-away gates (before repair)."""
+    config = GeneratorConfig()
+    boards = []
+    for seed in range(count):
+        slot = slots[seed % len(slots)]
+        layout = layout_to_cells(sample_layouts(slot.size, slot.stars, 1, np.random.default_rng([seed, 12]))[0])
+        growth = grow_gated(slot, layout, random.Random(seed), config)
+        if growth.regions is not None:
+            boards.append(Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=layout))
+    return boards
+
+
+def contact_sheet(path: Path, rows: dict[str, list[Puzzle]]) -> None:
+    """An HTML page with one row of boards per group, each drawn by starbattle_core.svg."""
+    from starbattle_core.svg import board_svg
+
+    parts = ["<html><body style='font-family:sans-serif;background:#fff'>"]
+    for name, boards in rows.items():
+        parts.append(f"<h3>{name}</h3><div style='display:flex;flex-wrap:wrap;gap:8px'>")
+        for i, board in enumerate(boards):
+            svg = board_svg(board, cell=14, labels=False, id_prefix=f"{abs(hash(name))}-{i}")
+            parts.append(f"<div>{svg}<br><small>looks {looks_score(board):.0f}</small></div>")
+        parts.append("</div>")
+    parts.append("</body></html>")
+    path.write_text("\n".join(parts), encoding="utf-8")
+
+
+def bench_looks(count: int, seeds: int, budget: float, sheet: Path | None) -> None:
+    print("== looks: the fitted model (looks_model.json), real boards vs generated ==")
     gate = GeneratorConfig().looks_gate
-    real_scores: list[float] = []
-    for name, boards in groups.items():
+    real = {game: fit_looks.real_boards(game) for game in ("starbattle", "queens")}
+    for name, f in REAL.items():
+        boards = list(read_jsonl(str(SHARED / f)))
         scores = [looks_score(p) for p in boards]
-        if not name.startswith("generated"):
-            real_scores += scores
-        features = {f: statistics.median(looks_features(p)[f] for p in boards) for f in FEATURES}
-        shown = " ".join(f"{f}={v:.2f}" for f, v in features.items())
-        passing = sum(s >= gate for s in scores) / len(scores)
         print(
-            f"{name:42s} n={len(boards):5d} score {pct(scores, 5):5.1f} {pct(scores, 10):5.1f} "
-            f"{pct(scores, 50):5.1f} {pct(scores, 90):5.1f}  pass {passing:6.1%}  {shown}"
+            f"{name:28s} n={len(boards):5d} pass {sum(s >= gate for s in scores) / len(scores):6.1%}  "
+            f"{giveaway_rates(boards)}"
         )
-    print(
-        f"real boards pooled: n={len(real_scores)}, 5th percentile {pct(real_scores, 5):.1f} "
-        f"(the gate is {gate:g}), 1st {pct(real_scores, 1):.1f}"
-    )
+    sheets: dict[str, list[Puzzle]] = {}
+    for game, slots in (("starbattle", DAILY[:4]), ("queens", DAILY[4:])):
+        raw = [
+            raw_board(game, slot.size, slot.stars, seed, slot.band)[0]
+            for seed in range(count)
+            for slot in slots[seed % len(slots) :][:1]
+        ]
+        gated = gated_boards(slots, count)
+        accepted: list[Puzzle] = []
+        for seed in range(seeds):
+            generation = generate(slots[seed % len(slots)], seed, budget)
+            if generation.board is not None:
+                accepted.append(generation.board.puzzle)
+        same_size = [p for p in real[game] if (p.size, p.stars) == (slots[0].size, slots[0].stars)]
+        for name, boards in (("raw growth", raw), ("gated growth", gated), ("accepted", accepted)):
+            scores = [looks_score(p) for p in boards]
+            rejected = sum(s < gate for s in scores) / len(scores)
+            auc_all = separation(real[game], boards) if len(boards) >= 10 else float("nan")
+            auc_size = separation(same_size, boards) if len(boards) >= 10 else float("nan")
+            print(
+                f"{game:10s} {name:12s} n={len(boards):4d} gate rejects {rejected:6.1%}; held-out AUC vs real "
+                f"{auc_all:.3f} (all sizes), {auc_size:.3f} ({slots[0].size}x{slots[0].size} only); "
+                f"{giveaway_rates(boards)}"
+            )
+        sheets[f"{game}: accepted generated ({len(accepted[:12])})"] = accepted[:12]
+        sheets[f"{game}: real, same size"] = random.Random(1).sample(same_size, 12)
+    if sheet is not None:
+        contact_sheet(sheet, sheets)
+        print(f"contact sheet: {sheet}")
 
 
 def bench_unique(attempts: int) -> None:
@@ -200,10 +279,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--attempts", type=int, default=100)
     parser.add_argument("--budget", type=float, default=120.0)
+    parser.add_argument("--sheet", type=Path, default=None, help="--looks: write a contact sheet (HTML) here")
     args = parser.parse_args()
     everything = not any((args.looks, args.unique, args.slots, args.experience, args.variety))
     if everything or args.looks:
-        bench_looks(150)
+        bench_looks(150, args.seeds, args.budget, args.sheet)
     if everything or args.unique:
         bench_unique(args.attempts)
     if everything or args.variety:

@@ -12,7 +12,7 @@ from conftest import run_starbattle
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import REASONS, Generation, GeneratorConfig, Slot, board_to_json, generate
-from starbattle_core.generator.looks import looks_score
+from starbattle_core.generator.looks import gives_away, looks_score
 from starbattle_core.grader import grade
 from starbattle_core.puzzle import InputError, is_connected
 
@@ -23,6 +23,8 @@ SLOTS = [
     (Slot("queens", 8, 1, "medium"), 2),
     (Slot("starbattle", 6, 1, "easy"), 0),
     (Slot("starbattle", 10, 2, "medium"), 1),
+    (Slot("starbattle", 10, 2, "easy"), 3),
+    (Slot("queens", 9, 1, "medium"), 4),
 ]
 
 
@@ -47,6 +49,7 @@ def test_every_generated_board_is_sound(slot: Slot, seed: int) -> None:
     assert board.fun == regraded.experience.fun >= CONFIG.fun_gate
     assert regraded.climax <= CONFIG.climax_gate
     assert board.looks == looks_score(puzzle) >= CONFIG.looks_gate
+    assert not gives_away(puzzle, slot.band)
     counters = generation.counters
     assert counters.candidates == 1 + sum(counters.rejections.values())
     assert set(counters.rejections) == set(REASONS)

@@ -16,6 +16,17 @@ from ..puzzle import GAMES, InputError, layouts_exist
 BANDS = ("easy", "medium", "hard", "expert")
 
 
+class MotifMix(BaseModel):
+    """How often each Queens motif is drawn, relative to the others (growth.MOTIFS has the shapes)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bar: float = Field(2.0, ge=0)
+    ell: float = Field(2.0, ge=0)
+    cross: float = Field(1.0, ge=0)
+    rectangle: float = Field(0.5, ge=0)
+
+
 class GeneratorConfig(BaseModel):
     """How boards are made: repair rounds, gates, tuning rounds, similarity, region-growth shapes."""
 
@@ -28,11 +39,11 @@ class GeneratorConfig(BaseModel):
     # alternates per count let one move break several: measured on 10x10 2-star, 2 -> 30% of candidates end
     # unique, 4 -> 52%, 8 -> 60%, at about the same time per candidate.
     repair_sample: int = Field(8, ge=2)
-    # Gates: the grader's experience (fun) score and the looks score, both 0-100. The looks gate is the 5th
-    # percentile of 2,258 real boards (77.5, bench_generator.py --looks): it rejects what looks less hand-drawn
-    # than 95% of published boards.
+    # Gates: the grader's experience (fun) score and the looks score, both 0-100. The looks score is the fitted
+    # model of looks.py, shifted so that 50 is the real boards' gate percentile (looks_model.json, written by
+    # bench/fit_looks.py): a gate of 50 rejects what looks less designed than that share of real boards.
     fun_gate: float = Field(75.0, ge=0, le=100)
-    looks_gate: float = Field(78.0, ge=0, le=100)
+    looks_gate: float = Field(50.0, ge=0, le=100)
     # ... and boards whose hardest step comes later than this share of the solve are low fun too.
     climax_gate: float = Field(0.25, ge=0, le=1)
     # Hill-climb tuning: boundary nudges tried per candidate that is unique and stuck-free but off target.
@@ -63,13 +74,32 @@ class GeneratorConfig(BaseModel):
     growth_backtracks: int = Field(200, ge=0)
     # Leftover cells feed the region beside them that is smallest for its appetite; appetites are log-normal with
     # this spread (0: all equal, every region the same size).
-    growth_size_spread: float = Field(0.5, ge=0)
-    # Queens growth: the share of boards with one or two single-cell regions, and the appetites of regions told
-    # to sprawl or to stay small (an ordinary region has appetite 1).
-    queens_single_cell_share: float = Field(0.55, ge=0, le=1)
-    queens_sprawl_share: float = Field(0.3, ge=0, le=1)
+    growth_size_spread: float = Field(1.5, ge=0)
+    # Leftover cells and growing Queens regions prefer cells they touch on several sides: each extra side
+    # multiplies the preference by 1 + this (0: no preference; jagged borders, teeth and corridors).
+    # Negative values prefer cells touched on one side: real boards have more one-wide runs and teeth than
+    # compact growth (archive 10x10: corridor cells 14%, teeth 19%; growth at +1.0: 4% and 10%).
+    growth_compactness: float = Field(1.0, gt=-1)
+    queens_compactness: float = Field(-0.4, gt=-1)
+    # Regrowths per candidate until one passes the looks gate and the give-away rule (growth is ~1 ms, a repair
+    # and a grade of a board the gate would reject later cost far more).
+    growth_looks_tries: int = Field(12, ge=1)
+    # Give-aways: regions too small for the band (a 1x3 bar of a 2-star board, 1- and 2-cell Queens regions above
+    # easy) are never drawn unless a slot's config sets this.
+    allow_giveaways: bool = False
+    # Queens growth: the share of easy boards with a planted single-cell region (LinkedIn's easy-grading levels),
+    # the share of regions placed whole as a motif (bar, rectangle, cross, ell), the background region's
+    # appetite, and the appetites of regions told to sprawl or to stay small (an ordinary region has appetite 1).
+    queens_single_cell_share: float = Field(0.35, ge=0, le=1)  # LinkedIn 9x9 levels grading easy: 38 of 108
+    queens_motif_share: float = Field(0.35, ge=0, le=1)
+    # ... then this many one-cell boundary moves tried towards partial symmetry (LinkedIn 9x9: border symmetry
+    # median 0.73; growth alone 0.49); a move is kept only when more borders match their mirror image.
+    queens_symmetry_moves: int = Field(150, ge=0)
+    queens_motifs: MotifMix = Field(default_factory=MotifMix)
+    queens_background_appetite: float = Field(6.0, gt=0)
+    queens_sprawl_share: float = Field(0.2, ge=0, le=1)
     queens_small_share: float = Field(0.3, ge=0, le=1)
-    queens_sprawl_appetite: float = Field(4.0, gt=0)
+    queens_sprawl_appetite: float = Field(3.0, gt=0)
     queens_small_appetite: float = Field(0.3, gt=0)
 
     def repair_rounds(self, game: str) -> int:

@@ -29,7 +29,7 @@ from ..grader import Grade, GradingConfig
 from ..puzzle import Cells, Puzzle
 from .board import Board, Counters
 from .config import BANDS, GeneratorConfig, Slot
-from .looks import looks_score
+from .looks import gives_away, looks_score, smallest_allowed
 from .repair import repair
 from .similarity import near_duplicate
 from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge
@@ -163,8 +163,14 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
                 hunted = None
         rounds = 0
         if hunted is None:
+            least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
             mended = repair(
-                puzzle, candidate.layout, config.repair_rounds(slot.game), candidate.rng, config.repair_sample
+                puzzle,
+                candidate.layout,
+                config.repair_rounds(slot.game),
+                candidate.rng,
+                config.repair_sample,
+                least=least,
             )
             stage.counters.repair_rounds += mended.rounds
             stage.lap("repair")
@@ -174,7 +180,7 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
             puzzle, rounds = mended.puzzle, mended.rounds
         stage.counters.unique_raw += rounds == 0
         stage.counters.unique_repaired += 1
-        ugly = looks_score(puzzle) < config.looks_gate
+        ugly = looks_score(puzzle) < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways)
         stage.lap("looks")
         if ugly:
             stage.reject("ugly")
@@ -228,7 +234,7 @@ def tune_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
                 continue
         looks = looks_score(puzzle)
         stage.lap("looks")
-        if looks < config.looks_gate:
+        if looks < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways):
             stage.reject("ugly")
             continue
         passed.append(replace(candidate, puzzle=puzzle, grade=result, tune_rounds=kept, to_tune=False, looks=looks))

@@ -16,9 +16,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..puzzle import Cells
-from .config import GeneratorConfig
-from .shape import Grid, cell_list, grid
+import numpy as np
+
+from ..puzzle import Cells, Puzzle
+from .config import GeneratorConfig, Slot
+from .looks import gives_away, looks_score, smallest_allowed
+from .shape import Grid, cell_list, grid, region_masks
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Growth:
     regions: tuple[int, ...] | None
     backtracks: int
     reason: str = ""
+    tries: int = 1  # growth attempts made (grow_regions regrows boards the looks model or give-away rule rejects)
 
 
 def _distance(a: int, b: int, size: int) -> int:
@@ -133,80 +137,239 @@ def grow_starbattle_regions(
             missing[h] = before
 
     appetite = [rng.lognormvariate(0.0, config.growth_size_spread) for _ in region]
-    return Growth(_fill_leftovers(g, region, free, appetite, rng), backtracks)
+    least = smallest_allowed("starbattle", stars, "medium", config.allow_giveaways)
+    regions = _fill_leftovers(g, region, free, appetite, rng, least, config.growth_compactness)
+    if regions is None:
+        return Growth(None, backtracks, "a region walled in under the minimum")
+    return Growth(regions, backtracks)
 
 
 def _fill_leftovers(
-    g: Grid, region: list[Cells], free: Cells, appetite: list[float], rng: random.Random
-) -> tuple[int, ...]:
-    """Give every free cell, one at a time, to the smallest region beside it (ties broken at random).
+    g: Grid,
+    region: list[Cells],
+    free: Cells,
+    appetite: list[float],
+    rng: random.Random,
+    least: int = 1,
+    compactness: float = 0.0,
+) -> tuple[int, ...] | None:
+    """Give every free cell, one at a time, to the hungriest region beside it (ties broken at random).
 
-    "Smallest" is measured against each region's appetite (size / appetite): with equal appetites every region
-    ends the same size, which real boards never do (their size spread is measured in bench_generator.py).
+    A region under `least` cells is hungriest; otherwise "hungry" is small for its appetite (size / appetite:
+    with equal appetites every region would end the same size, which real boards never do), and a region that
+    touches the cell on more sides counts as smaller by a factor 1 + `compactness` per extra side, so notches are
+    filled instead of left as one-cell teeth and corridors. None when a region ends under `least` cells.
     """
     owner = [-1] * (g.size * g.size)
     sizes = [mask.bit_count() / want for mask, want in zip(region, appetite, strict=True)]
+    counts = [mask.bit_count() for mask in region]
     for index, mask in enumerate(region):
         for cell in cell_list(mask):
             owner[cell] = index
     while free:
         edge = cell_list(free & g.grow(g.all_cells & ~free))
         cell = rng.choice(edge)
-        beside = {owner[side] for side in cell_list(g.sides[cell])} - {-1}
-        smallest = min(sizes[index] for index in beside)
-        chosen = rng.choice(sorted(index for index in beside if sizes[index] == smallest))
+        sides = [owner[side] for side in cell_list(g.sides[cell]) if owner[side] >= 0]
+
+        hunger = {
+            index: (counts[index] >= least, sizes[index] / (1 + compactness * (sides.count(index) - 1)))
+            for index in set(sides)
+        }
+        best = min(hunger.values())
+        chosen = rng.choice(sorted(index for index, value in hunger.items() if value == best))
         owner[cell] = chosen
         sizes[chosen] += 1 / appetite[chosen]
+        counts[chosen] += 1
         free &= ~(1 << cell)
+    if min(counts) < least:
+        return None
     return tuple(owner)
 
 
-def grow_queens_regions(size: int, queens: Cells, rng: random.Random, config: GeneratorConfig | None = None) -> Growth:
-    """Regions for a Queens layout: one per queen, grown from the queen's cell with mixed appetites."""
+# Queens motifs, as (row, column) offsets: the shapes LinkedIn's designers draw inside a background region.
+MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
+    "bar": tuple(
+        tuple((0, i) for i in range(k)) if along else tuple((i, 0) for i in range(k))
+        for k in (3, 4, 5)
+        for along in (True, False)
+    ),
+    "rectangle": tuple(tuple((r, c) for r in range(h) for c in range(w)) for h in (2, 3) for w in (2, 3, 4)),
+    "cross": (((0, 1), (1, 0), (1, 1), (1, 2), (2, 1)),),
+    "ell": (
+        ((0, 0), (1, 0), (2, 0), (2, 1)),
+        ((0, 0), (0, 1), (1, 0), (2, 0)),
+        ((0, 0), (0, 1), (1, 1), (2, 1)),
+        ((0, 1), (1, 1), (2, 1), (2, 0)),
+    ),
+}
+
+
+def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: str) -> Cells:
+    """A random placement of a motif of that kind that holds `queen` and no cell of `taken` (0 if none fits)."""
+    row, col = divmod(queen, size)
+    options: list[Cells] = []
+    for shape in MOTIFS[kind]:
+        for dr, dc in shape:  # the queen sits on each of the shape's cells in turn
+            mask = 0
+            for r, c in shape:
+                rr, cc = row + r - dr, col + c - dc
+                if not (0 <= rr < size and 0 <= cc < size):
+                    break
+                mask |= 1 << (rr * size + cc)
+            else:
+                if not mask & taken:
+                    options.append(mask)
+    return rng.choice(options) if options else 0
+
+
+def grow_queens_regions(
+    size: int, queens: Cells, rng: random.Random, config: GeneratorConfig | None = None, band: str = "medium"
+) -> Growth:
+    """Regions for a Queens layout: one per queen, from the queen's cell, as LinkedIn levels are drawn.
+
+    Some regions are motifs placed whole around their queen (bars, rectangles, crosses, ells) and do not grow;
+    one region is the background with a large appetite; the rest grow with mixed appetites, preferring cells
+    they touch on several sides (smooth borders). Single-cell regions are planted only on easy boards, on
+    `queens_single_cell_share` of them; above easy every region has at least 3 cells (None otherwise).
+    """
     config = config or GeneratorConfig()
     g = grid(size)
     seeds = cell_list(queens)
     count = len(seeds)
-    region = [1 << cell for cell in seeds]
-    owner = [-1] * (size * size)
-    for index, cell in enumerate(seeds):
-        owner[cell] = index
+    order = rng.sample(range(count), count)
     singles: set[int] = set()
-    if rng.random() < config.queens_single_cell_share:
-        singles = set(rng.sample(range(count), rng.choice((1, 2))))
-    appetite = []
-    for index in range(count):
+    if (band == "easy" or config.allow_giveaways) and rng.random() < config.queens_single_cell_share:
+        singles = {order.pop()}
+    background = order.pop()
+    region = [1 << cell for cell in seeds]
+    appetite = [1.0] * count
+    frozen = set(singles)
+    taken = queens
+    for index in order:
         roll = rng.random()
-        if index in singles:
-            appetite.append(0.0)
-        elif roll < config.queens_sprawl_share:
-            appetite.append(config.queens_sprawl_appetite)
+        if roll < config.queens_motif_share:
+            mix = config.queens_motifs.model_dump()
+            kinds = sorted(mix)
+            kind = rng.choices(kinds, weights=[mix[k] for k in kinds])[0]
+            motif = place_motif(size, seeds[index], taken & ~(1 << seeds[index]), rng, kind)
+            if motif:
+                region[index] = motif
+                taken |= motif
+                frozen.add(index)
+                continue
+        roll = rng.random()
+        if roll < config.queens_sprawl_share:
+            appetite[index] = config.queens_sprawl_appetite
         elif roll < config.queens_sprawl_share + config.queens_small_share:
-            appetite.append(config.queens_small_appetite)
-        else:
-            appetite.append(1.0)
-    free = g.all_cells & ~queens
-    # Every region not planted as a single cell takes one cell first, so single cells are only ever planted.
-    for i in rng.sample(range(count), count):
-        frontier = g.grow(region[i]) & free
-        if appetite[i] and frontier:
-            cell = rng.choice(cell_list(frontier))
-            region[i] |= 1 << cell
-            owner[cell] = i
-            free &= ~(1 << cell)
+            appetite[index] = config.queens_small_appetite
+    appetite[background] = config.queens_background_appetite
+    owner = [-1] * (size * size)
+    for index, mask in enumerate(region):
+        for cell in cell_list(mask):
+            owner[cell] = index
+    free = g.all_cells & ~taken
+    # Easy boards get their single cells only where planted; a region that ends single by accident regrows.
+    least = 2 if band == "easy" or config.allow_giveaways else 3
     while free:
-        frontiers = [g.grow(mask) & free if appetite[i] else 0 for i, mask in enumerate(region)]
-        growable = [i for i in range(count) if frontiers[i]]
+        growable = [i for i in range(count) if i not in frozen and g.grow(region[i]) & free]
         if growable:
-            i = rng.choices(growable, weights=[appetite[j] for j in growable])[0]
-            cell = rng.choice(cell_list(frontiers[i]))
+            # A region under the minimum grows first, so no region is left a give-away by accident.
+            short = [i for i in growable if region[i].bit_count() < least]
+            i = rng.choice(short) if short else rng.choices(growable, weights=[appetite[j] for j in growable])[0]
+            frontier = cell_list(g.grow(region[i]) & free)
+            weights = [(1 + config.queens_compactness) ** (g.sides[cell] & region[i]).bit_count() for cell in frontier]
+            cell = _weighted_order(frontier, weights, rng)[0]
         else:
-            # Only single-cell regions border what is left: the smallest of them gives up being single.
+            # Only motifs and single cells border what is left: the smallest of them takes a cell and grows on.
             cell = rng.choice(cell_list(free & g.grow(g.all_cells & ~free)))
             beside = [owner[side] for side in cell_list(g.sides[cell]) if owner[side] >= 0]
             i = min(beside, key=lambda j: (region[j].bit_count(), j))
-            appetite[i] = 1.0
+            frozen.discard(i)
         region[i] |= 1 << cell
         owner[cell] = i
         free &= ~(1 << cell)
+    if any(region[i].bit_count() < least for i in range(count) if i not in singles):
+        return Growth(None, 0, "a region under the band's minimum")
+    if config.queens_symmetry_moves:
+        kept = sum(region[i] for i in singles)  # a planted single cell stays single
+        owner = symmetrize(owner, size, queens, kept, least, rng, config.queens_symmetry_moves)
     return Growth(tuple(owner), 0)
+
+
+def _border_planes(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return owner[:-1, :] != owner[1:, :], owner[:, :-1] != owner[:, 1:]
+
+
+def _mirror_share(owner: np.ndarray, turns: int, flip: bool) -> float:
+    """The share of border segments that one symmetry of the square maps onto border segments."""
+    image = np.rot90(owner, turns)
+    if flip:
+        image = np.fliplr(image)
+    across, down = _border_planes(owner)
+    other_across, other_down = _border_planes(image)
+    total = int(across.sum() + down.sum())
+    return float((across & other_across).sum() + (down & other_down).sum()) / total if total else 1.0
+
+
+def symmetrize(
+    owner: list[int], size: int, fixed: Cells, kept: Cells, least: int, rng: random.Random, attempts: int
+) -> list[int]:
+    """Partial symmetry, as LinkedIn's designers draw it: take the symmetry of the square the map already
+    follows best, then try `attempts` random one-cell boundary moves (a cell that is not a queen passes to a
+    neighbouring region; both stay connected, the loser keeps `least` cells and no region with a cell of `kept`
+    grows), keeping those that make more borders match their mirror image. Queens stay put, so the solution is
+    unchanged."""
+    g = grid(size)
+    board = np.array(owner).reshape(size, size)
+    symmetries = [(turns, flip) for turns in range(4) for flip in (False, True) if turns or flip]
+    turns, flip = max(symmetries, key=lambda t: _mirror_share(board, *t))
+    share = _mirror_share(board, turns, flip)
+    masks = region_masks(owner, int(board.max()) + 1)
+    movable = cell_list(g.all_cells & ~fixed)
+    for _ in range(attempts):
+        cell = rng.choice(movable)
+        row, col = divmod(cell, size)
+        loser = int(board[row, col])
+        winners = sorted({int(owner_at) for owner_at in (board.flat[side] for side in cell_list(g.sides[cell]))})
+        winners = [w for w in winners if w != loser and not masks[w] & kept]
+        if not winners or masks[loser].bit_count() <= least or not g.connected(masks[loser] & ~(1 << cell)):
+            continue
+        winner = rng.choice(winners)
+        board[row, col] = winner
+        moved = _mirror_share(board, turns, flip)
+        if moved > share:
+            share = moved
+            masks[loser] &= ~(1 << cell)
+            masks[winner] |= 1 << cell
+        else:
+            board[row, col] = loser
+    return [int(v) for v in board.ravel()]
+
+
+def grow_raw(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
+    """One growth attempt for the slot, before any looks check."""
+    if slot.game == "queens":
+        return grow_queens_regions(slot.size, layout, rng, config, slot.band)
+    return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config, config.growth_pull_for(slot.band))
+
+
+def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
+    """Regions for the slot that pass the looks model and the give-away rule, in up to `growth_looks_tries`
+    growth attempts (regrowing is far cheaper than repairing and grading a board the looks gate rejects later);
+    None when every attempt failed, with `tries` saying how many were made."""
+    backtracks = 0
+    reason = "no attempt"
+    for attempt in range(1, config.growth_looks_tries + 1):
+        growth = grow_raw(slot, layout, rng, config)
+        backtracks += growth.backtracks
+        if growth.regions is None:
+            reason = growth.reason
+            continue
+        puzzle = Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=layout)
+        if gives_away(puzzle, slot.band, config.allow_giveaways):
+            reason = "a give-away region"
+        elif looks_score(puzzle) < config.looks_gate:
+            reason = "looks below the gate"
+        else:
+            return Growth(growth.regions, backtracks, tries=attempt)
+    return Growth(None, backtracks, reason, tries=config.growth_looks_tries)

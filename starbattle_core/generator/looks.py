@@ -1,60 +1,105 @@
-"""Looks: a 0-100 score of how hand-drawn a board's regions look (stage 8).
+"""Looks: a 0-100 score of how typical of real, designed boards a region map is (stage 8), and the give-away rule.
 
-Hand-made boards interlock: regions wrap around each other, borders turn often, regions differ in size. Boards
-that read as machine-made have rectangular regions and long straight borders; boards that read as noise have
-snakes and confetti. The score is built from measurable shape features, computed with numpy on the region grid:
+The score is a logistic regression on a few size-free shape features, fitted per game by bench/fit_looks.py on the
+real boards in ../shared/data against raw generated candidates; its coefficients live in looks_model.json next to
+this file, never in code. The features, computed with numpy on the region grid:
 
-- straight: the longest straight border (internal border segments in a row along one grid line), over the size;
+- straight: the longest straight border (border segments in a row along one grid line), over the size;
 - boxiness: area-weighted share of each region's bounding box that it fills (1.0 for a rectangle);
+- rectangles: the share of regions of 3 cells or more that fill their bounding box;
 - raggedness: mean region perimeter over the smallest perimeter a region of that area can have;
 - turns: border corners per unit of internal border length (how often borders change direction);
 - spread: the coefficient of variation of region sizes;
-- contacts: the mean number of other regions each region touches.
+- contacts: the mean number of other regions each region touches;
+- teeth: the share of cells with exactly one neighbour in their own region (one-cell spikes and bar ends);
+- corridors: the share of cells whose region runs through them one cell wide (own neighbours on two opposite
+  sides only, none on the other two);
+- symmetry: the best, over the board's 7 non-trivial symmetries, share of internal border segments that the
+  symmetry maps onto border segments (1.0 for a symmetric map; LinkedIn levels are often partly symmetric);
+- tiny: the share of regions of 2 cells or fewer;
+- largest: the biggest region's share of the board (a background region that motifs sit in).
 
-Each feature is scored against a band taken from the real boards in ../shared/data (hand-made and published Star
-Battle boards and LinkedIn Queens levels: see bench/bench_generator.py for the measurement): inside the band it is
-worth full marks, outside it loses marks linearly until a hard limit. The score is the weighted mean times 100.
+A board with any feature outside the range the real boards span (stripes, a grid of blocks) scores 0: a
+logistic regression would extrapolate there. Otherwise `looks_score` is 100 * sigmoid(logit - offset), where
+`offset` is the logit at the real boards' gate percentile
+(recorded in the model file), so a score of 50 is that percentile for both games: the config's `looks_gate` of 50
+rejects what looks less designed than that share of real boards.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from ..puzzle import Puzzle
 
-FEATURES = ("straight", "boxiness", "rectangles", "raggedness", "turns", "spread", "contacts")
+FEATURES = (
+    "straight",
+    "boxiness",
+    "rectangles",
+    "raggedness",
+    "turns",
+    "spread",
+    "contacts",
+    "teeth",
+    "corridors",
+    "symmetry",
+    "tiny",
+    "largest",
+)
+MODEL_FILE = Path(__file__).with_name("looks_model.json")
 
 
 @dataclass(frozen=True)
-class Band:
-    """Marks for one feature: 1 at `best`, 0.75 at `low` and `high`, 0 at `floor` and `ceiling`, linear between."""
+class LooksModel:
+    """One game's fitted logistic regression: standardise each feature by (value - mean) / scale, then weigh."""
 
-    floor: float
-    low: float
-    best: float
-    high: float
-    ceiling: float
-    weight: float
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    offset: float  # the logit at the real boards' gate percentile: subtracted so that percentile scores 50
+    low: tuple[float, ...]  # the least and most each feature reaches on the real boards: a linear model must
+    high: tuple[float, ...]  # not extrapolate, so a board outside that range on any feature scores 0
 
-    def marks(self, value: float) -> float:
-        points = (self.floor, self.low, self.best, self.high, self.ceiling)
-        return float(np.interp(value, points, (0.0, 0.75, 1.0, 0.75, 0.0)))
+    def logit(self, features: dict[str, float]) -> float:
+        total = self.intercept
+        for name, mean, scale, weight in zip(self.features, self.mean, self.scale, self.weights, strict=False):
+            total += weight * (features[name] - mean) / scale
+        return total
+
+    def score(self, features: dict[str, float]) -> float:
+        for name, low, high in zip(self.features, self.low, self.high, strict=False):
+            if not low <= features[name] <= high:
+                return 0.0
+        value = min(max(self.logit(features) - self.offset, -50.0), 50.0)
+        return 100.0 / (1.0 + math.exp(-value))
 
 
-# Measured on 2,258 real boards (bench/bench_generator.py --looks): `best` is near their median, `low`/`high` near
-# their 5th and 95th percentiles, `floor`/`ceiling` past their extremes, and a board that is all rectangles or all
-# stripes lands at the floor on four features.
-BANDS: dict[str, Band] = {
-    "straight": Band(0.0, 0.0, 0.6, 0.9, 1.5, 1.0),
-    "boxiness": Band(0.2, 0.49, 0.6, 0.77, 1.0, 2.0),
-    "rectangles": Band(-0.1, 0.0, 0.0, 0.33, 0.8, 1.0),
-    "raggedness": Band(0.95, 1.14, 1.3, 1.63, 2.0, 1.0),
-    "turns": Band(0.1, 0.38, 0.55, 0.71, 1.0, 1.5),
-    "spread": Band(0.0, 0.31, 0.5, 1.29, 2.8, 1.0),
-    "contacts": Band(1.4, 2.5, 3.6, 4.3, 6.0, 1.0),
-}
+@lru_cache(maxsize=4)
+def load_models(path: str = str(MODEL_FILE)) -> dict[str, LooksModel]:
+    """The fitted models by game, read from the JSON file bench/fit_looks.py writes."""
+    with open(path, encoding="utf-8") as handle:
+        fitted = json.load(handle)
+    return {
+        game: LooksModel(
+            tuple(entry["features"]),
+            tuple(entry["mean"]),
+            tuple(entry["scale"]),
+            tuple(entry["weights"]),
+            float(entry["intercept"]),
+            float(entry["offset"]),
+            tuple(entry["low"]),
+            tuple(entry["high"]),
+        )
+        for game, entry in fitted["games"].items()
+    }
 
 
 def region_grid(puzzle: Puzzle) -> np.ndarray:
@@ -73,14 +118,36 @@ def _longest_run(lines: np.ndarray) -> int:
     return int((ends[1] - starts[1]).max()) if len(starts[1]) else 0
 
 
+def _borders(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """across[r, c]: a border between (r, c) and (r + 1, c); down[r, c]: between (r, c) and (r, c + 1)."""
+    return grid[:-1, :] != grid[1:, :], grid[:, :-1] != grid[:, 1:]
+
+
+def _symmetry(grid: np.ndarray) -> float:
+    """The best share of border segments kept by one of the 7 non-trivial symmetries of the square."""
+    across, down = _borders(grid)
+    total = int(across.sum() + down.sum())
+    if not total:
+        return 1.0
+    best = 0
+    for turns in range(4):
+        for flip in (False, True):
+            if turns == 0 and not flip:
+                continue
+            image = np.rot90(grid, turns)
+            if flip:
+                image = np.fliplr(image)
+            other_across, other_down = _borders(image)
+            best = max(best, int((across & other_across).sum() + (down & other_down).sum()))
+    return best / total
+
+
 def looks_features(puzzle: Puzzle) -> dict[str, float]:
     """The shape features of a board's regions (see the module docstring)."""
     grid = region_grid(puzzle)
     n = puzzle.size
     count = int(grid.max()) + 1
-    # across[r, c]: a border between (r, c) and (r + 1, c); down[r, c]: between (r, c) and (r, c + 1).
-    across = grid[:-1, :] != grid[1:, :]
-    down = grid[:, :-1] != grid[:, 1:]
+    across, down = _borders(grid)
     straight = max(_longest_run(across), _longest_run(down.T)) / n
 
     areas = np.bincount(grid.ravel(), minlength=count).astype(float)
@@ -125,6 +192,19 @@ def looks_features(puzzle: Puzzle) -> dict[str, float]:
     touching[pairs[:, 0], pairs[:, 1]] = True
     touching |= touching.T
     contacts = float(touching.sum(axis=1).mean())
+
+    # Own-region neighbours of each cell, one boolean plane per direction (the board's edge is not own region).
+    up = np.zeros_like(grid, dtype=bool)
+    below = np.zeros_like(grid, dtype=bool)
+    west = np.zeros_like(grid, dtype=bool)
+    east = np.zeros_like(grid, dtype=bool)
+    up[1:, :] = ~across
+    below[:-1, :] = ~across
+    west[:, 1:] = ~down
+    east[:, :-1] = ~down
+    own = up.astype(int) + below + west + east
+    teeth = float((own == 1).sum() / (n * n))
+    corridors = float((((up & below) & ~(west | east)) | ((west & east) & ~(up | below))).sum() / (n * n))
     return {
         "straight": straight,
         "boxiness": boxiness,
@@ -133,12 +213,35 @@ def looks_features(puzzle: Puzzle) -> dict[str, float]:
         "turns": turns,
         "spread": spread,
         "contacts": contacts,
+        "teeth": teeth,
+        "corridors": corridors,
+        "symmetry": _symmetry(grid),
+        "tiny": float((areas <= 2).sum() / count),
+        "largest": float(areas.max() / (n * n)),
     }
 
 
 def looks_score(puzzle: Puzzle) -> float:
-    """0-100: how hand-drawn the regions look (100: every feature inside the band real boards occupy)."""
-    features = looks_features(puzzle)
-    total = sum(band.weight for band in BANDS.values())
-    marks = sum(band.weight * band.marks(features[name]) for name, band in BANDS.items())
-    return round(100.0 * marks / total, 1)
+    """0-100: how typical of real boards of its game the regions look (50: the real boards' gate percentile)."""
+    return round(load_models()[puzzle.game].score(looks_features(puzzle)), 1)
+
+
+def smallest_allowed(game: str, stars: int, band: str, allow_giveaways: bool = False) -> int:
+    """The fewest cells a region may have before it gives its stars away.
+
+    A 2-star region of 3 cells can only be a 1x3 bar with stars at both ends (none of 300 archive boards has one);
+    a Queens region of 1 or 2 cells places or nearly places its queen, which LinkedIn keeps for easy levels
+    (4% of its levels that grade hard have a single cell). Star Battle with K stars needs room for K non-touching
+    stars plus a choice: 2K cells (1 for 1-star boards, where a single cell is the classic opening gift and never
+    appears on the archive's 1-star boards either, so 2)."""
+    if allow_giveaways:
+        return 1
+    if game == "queens":
+        return 1 if band == "easy" else 3
+    return max(2, 2 * stars)
+
+
+def gives_away(puzzle: Puzzle, band: str, allow_giveaways: bool = False) -> bool:
+    """Whether a region is too small for the board's band (see `smallest_allowed`)."""
+    least = smallest_allowed(puzzle.game, puzzle.stars, band, allow_giveaways)
+    return min(mask.bit_count() for mask in puzzle.region_masks) < least

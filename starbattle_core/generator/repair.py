@@ -113,26 +113,33 @@ def impostor_moves(
 
 
 def choose_repair_move(
-    regions: tuple[int, ...], size: int, intended: Cells, alternates: tuple[Cells, ...], rng: random.Random
+    regions: tuple[int, ...],
+    size: int,
+    intended: Cells,
+    alternates: tuple[Cells, ...],
+    rng: random.Random,
+    least: int = 1,
 ) -> Move | None:
     """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
     with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
 
     Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
-    regions (a Queens board's planted gift) are left alone while anything else will do.
+    regions (a Queens board's planted gift) are left alone while anything else will do. A move that would leave
+    its source region under `least` cells (a give-away, looks.smallest_allowed) is never made.
     """
     moves: dict[tuple[Cells, int], Move] = {}
     for alternate in alternates:
         for move in impostor_moves(regions, size, intended, alternate):
             moves.setdefault((move.cells, move.target), move)
+    sizes = [0] * size
+    for region in regions:
+        sizes[region] += 1
+    moves = {key: move for key, move in moves.items() if sizes[move.source] - key[0].bit_count() >= least}
     if not moves:
         return None
     broken = {key: sum(1 for alternate in alternates if key[0] & alternate) for key in moves}
     most = max(broken.values())
     best = [move for key, move in moves.items() if broken[key] == most]
-    sizes = [0] * size
-    for region in regions:
-        sizes[region] += 1
     weights = [
         (0.05 if sizes[m.target] == 1 else 1.0) / sizes[m.target] / (1 + 4 * m.carried.bit_count()) for m in best
     ]
@@ -157,6 +164,7 @@ def repair(
     rng: random.Random,
     sample: int = 2,
     count: Counter = count_solutions,
+    least: int = 1,
 ) -> Repair:
     """Count to `sample` (2: the second solution is enough); while other solutions exist, move an impostor (at
     most `rounds` moves). A larger sample shows more alternates per count, so one move can break several."""
@@ -170,7 +178,7 @@ def repair(
         alternates = tuple(s for s in result.solutions if s != intended)
         if not alternates or len(moves) >= rounds:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
-        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng)
+        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng, least)
         if move is None:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         moves.append(move)

@@ -21,7 +21,7 @@ from ..grader import QUEENS_TECHNIQUES, Grade, GradingConfig, grade
 from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import BANDS, GeneratorConfig, Slot
-from .growth import Growth, grow_queens_regions, grow_starbattle_regions
+from .growth import Growth, grow_gated
 
 # The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
 QUEENS_HYPOTHETICAL_COST = min(t.cost for t in QUEENS_TECHNIQUES if t.tier >= 4)
@@ -33,9 +33,7 @@ def draw_layout(slot: Slot, rng: np.random.Generator) -> Cells:
 
 
 def grow_regions(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
-    if slot.game == "queens":
-        return grow_queens_regions(slot.size, layout, rng, config)
-    return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config, config.growth_pull_for(slot.band))
+    return grow_gated(slot, layout, rng, config)
 
 
 def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:

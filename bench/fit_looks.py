@@ -1,0 +1,174 @@
+"""Fit the looks model: a logistic regression per game telling real boards from raw generated candidates.
+
+    python bench/fit_looks.py                 fit, print the held-out separation, write looks_model.json
+    python bench/fit_looks.py --check         fit and print only (the model file is left alone)
+
+Real boards: every board of ../shared/data for the game (Star Battle: archive, hand-made, labelled, at the
+(size, stars) the generator is measured on; Queens: LinkedIn and community levels of sizes 6-12). Generated:
+raw candidates of the current growth (one attempt each, no looks check, no repair), sizes drawn in the real
+boards' proportions so that size tells the model nothing. 30% of each class is held out; the model is fitted on
+the rest (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed.
+A board outside the range the real training boards span on any
+feature is out of the model's support and scores 0 (held-out real boards can fall outside it too). The gate
+offset is the logit at the `--gate-percentile` of the real training boards: that share of real boards scores
+under 50, and so does whatever generated board looks less designed.
+
+Re-run after any change to growth.py (the generated side moves) and commit the new looks_model.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from starbattle_core.formats import read_jsonl  # noqa: E402
+from starbattle_core.generator import GeneratorConfig, Slot  # noqa: E402
+from starbattle_core.generator.growth import grow_raw  # noqa: E402
+from starbattle_core.generator.looks import FEATURES, MODEL_FILE, looks_features  # noqa: E402
+from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
+from starbattle_core.puzzle import Puzzle  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+REAL_FILES = {
+    "starbattle": ("starbattle/archive.jsonl", "starbattle/handmade.jsonl", "starbattle/labelled.jsonl"),
+    "queens": ("queens/linkedin.jsonl", "queens/community.jsonl"),
+}
+STARBATTLE_SHAPES = {(6, 1), (8, 1), (10, 2), (14, 3)}
+QUEENS_SIZES = range(6, 13)
+BANDS = {"starbattle": ("easy", "medium", "hard", "expert"), "queens": ("easy", "medium", "hard")}
+
+
+def real_boards(game: str) -> list[Puzzle]:
+    boards = [p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name))]
+    if game == "queens":
+        return [p for p in boards if p.size in QUEENS_SIZES]
+    return [p for p in boards if (p.size, p.stars) in STARBATTLE_SHAPES]
+
+
+def raw_candidates(game: str, real: list[Puzzle], count: int, seed: int) -> list[Puzzle]:
+    """`count` raw growths, (size, stars, band) drawn in the real boards' size proportions."""
+    rng = random.Random(seed)
+    shapes = Counter((p.size, p.stars) for p in real)
+    keys = sorted(shapes)
+    config = GeneratorConfig()
+    boards: list[Puzzle] = []
+    index = 0
+    while len(boards) < count:
+        size, stars = rng.choices(keys, weights=[shapes[k] for k in keys])[0]
+        band = rng.choice(BANDS[game])
+        slot = Slot(game, size, stars, band)
+        layout_rng = np.random.default_rng([seed, index])
+        layout = layout_to_cells(sample_layouts(size, stars, 1, layout_rng)[0])
+        growth = grow_raw(slot, layout, random.Random(f"{seed}-{index}"), config)
+        index += 1
+        if growth.regions is not None:
+            boards.append(Puzzle(size, stars, growth.regions, game, solution=layout))
+    return boards
+
+
+def matrix(boards: list[Puzzle]) -> np.ndarray:
+    return np.array([[looks_features(p)[f] for f in FEATURES] for p in boards])
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, penalty: float) -> tuple[np.ndarray, float]:
+    """Weighted L2 logistic regression by Newton steps; each class carries half the total weight."""
+    weight = np.where(y == 1, 0.5 / y.sum(), 0.5 / (1 - y).sum()) * len(y)
+    design = np.hstack([x, np.ones((len(x), 1))])
+    beta = np.zeros(design.shape[1])
+    ridge = penalty * np.eye(design.shape[1])
+    ridge[-1, -1] = 0.0  # the intercept is not shrunk
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-design @ beta))
+        gradient = design.T @ (weight * (p - y)) + ridge @ beta
+        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design + ridge
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return beta[:-1], float(beta[-1])
+
+
+def auc(positive: np.ndarray, negative: np.ndarray) -> float:
+    """The chance that a random positive scores above a random negative (ties count half)."""
+    greater = (positive[:, None] > negative[None, :]).mean()
+    ties = (positive[:, None] == negative[None, :]).mean()
+    return float(greater + 0.5 * ties)
+
+
+def fit_game(game: str, generated_count: int, percentile: float, penalty: float, seed: int) -> dict[str, object]:
+    real = real_boards(game)
+    generated = raw_candidates(game, real, generated_count, seed)
+    x_real, x_gen = matrix(real), matrix(generated)
+    split = np.random.default_rng(seed)
+    held_real = split.random(len(real)) < 0.3
+    held_gen = split.random(len(generated)) < 0.3
+    train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
+    labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
+    mean = train.mean(axis=0)
+    scale = train.std(axis=0) + 1e-9
+    weights, intercept = fit_logistic((train - mean) / scale, labels, penalty)
+
+    low, high = x_real[~held_real].min(axis=0), x_real[~held_real].max(axis=0)
+
+    def logits(x: np.ndarray) -> np.ndarray:
+        inside = ((x >= low) & (x <= high)).all(axis=1)
+        return np.where(inside, ((x - mean) / scale) @ weights + intercept, -np.inf)
+
+    offset = float(np.percentile(logits(x_real[~held_real]), percentile))
+    test_real, test_gen = logits(x_real[held_real]), logits(x_gen[held_gen])
+    print(
+        f"{game}: {len(real)} real, {len(generated)} raw generated; held-out AUC {auc(test_real, test_gen):.3f} "
+        f"(train {auc(logits(x_real[~held_real]), logits(x_gen[~held_gen])):.3f}); gate at the real boards' "
+        f"{percentile:g}th percentile passes {np.mean(test_real >= offset):.1%} of held-out real boards and "
+        f"{np.mean(test_gen >= offset):.1%} of held-out raw generated ones"
+    )
+    for name, weight in sorted(zip(FEATURES, weights, strict=True), key=lambda t: -abs(t[1])):
+        real_median = float(np.median(x_real[:, FEATURES.index(name)]))
+        gen_median = float(np.median(x_gen[:, FEATURES.index(name)]))
+        print(f"    {name:11s} weight {weight:+.2f}  median real {real_median:.3f}  generated {gen_median:.3f}")
+    return {
+        "features": list(FEATURES),
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "weights": [round(float(v), 6) for v in weights],
+        "intercept": round(intercept, 6),
+        "offset": round(offset, 6),
+        "low": [math.floor(float(v) * 1e6) / 1e6 for v in low],
+        "high": [math.ceil(float(v) * 1e6) / 1e6 for v in high],
+        "gate_percentile": percentile,
+        "real_boards": len(real),
+        "generated_boards": len(generated),
+        "held_out_auc": round(auc(test_real, test_gen), 4),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="print only; do not write the model file")
+    parser.add_argument("--generated", type=int, default=800, help="raw generated candidates per game")
+    parser.add_argument("--gate-percentile", type=float, default=10.0)
+    parser.add_argument("--penalty", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    games = {
+        game: fit_game(game, args.generated, args.gate_percentile, args.penalty, args.seed)
+        for game in ("starbattle", "queens")
+    }
+    if not args.check:
+        fitted = {"fitted_by": "bench/fit_looks.py", "seed": args.seed, "games": games}
+        MODEL_FILE.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_FILE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
