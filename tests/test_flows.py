@@ -220,21 +220,22 @@ def test_regrade_restores_missing_paths_and_the_layout_bank_fills(tmp_path: Path
 def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import flows.tasks
+    import flows.store
     from flows.daily import daily
 
     config = write_config(tmp_path)
     engine = database(load_settings(config).pipeline.resolved_database_url())
-    real_grow = flows.tasks.grow_stage
+    real_save = flows.store.save_board
 
-    def failing_grow(batch: Any, *args: Any, **kwargs: Any) -> Any:
-        # The machine goes away once the first slot's board is stored, in the middle of the others' work.
+    def failing_save(*args: Any, **kwargs: Any) -> Any:
+        # The machine goes away once the first slot's board is stored: every later write fails, whatever round of
+        # the funnel each slot's board came from.
         with Session(engine) as session:
             if session.exec(select(ScheduleEntry)).first() is not None:
                 raise RuntimeError("the machine went away")
-        return real_grow(batch, *args, **kwargs)
+        return real_save(*args, **kwargs)
 
-    monkeypatch.setattr(flows.tasks, "grow_stage", failing_grow)
+    monkeypatch.setattr(flows.store, "save_board", failing_save)
     state = daily(date=DAY, config_path=config, return_state=True)
     assert state.is_failed()
     part = snapshot(config)
@@ -244,7 +245,7 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     with Session(engine) as session:
         assert [run.status for run in session.exec(select(Run)).all()] == ["failed"]
 
-    monkeypatch.setattr(flows.tasks, "grow_stage", real_grow)
+    monkeypatch.setattr(flows.store, "save_board", real_save)
     result = daily(date=DAY, config_path=config)
     assert result["published"] == len(SMALL_SLOTS) - stored
     done = snapshot(config)
