@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from .puzzle import Cells, Puzzle, PuzzleError, cell_name, iter_cells, solution_problems
+from .puzzle import GAMES, MAX_SIZE, Cells, Puzzle, PuzzleError, cell_name, iter_cells, layouts_exist, solution_problems
 from .region_map import puzzle_from_symbols
 
 HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s*(.*?)\s*$")
@@ -39,7 +39,11 @@ def _cells(value: str, key: str, size: int, line: int) -> Cells:
         r, c = int(match[1]) - 1, int(match[2]) - 1
         if not (0 <= r < size and 0 <= c < size):
             raise PuzzleError(f"line {line}: {key}: {token} is off the {size}x{size} board")
-        mask |= 1 << (r * size + c)
+        bit = 1 << (r * size + c)
+        if mask & bit:
+            # A cell named twice would vanish into the set and let a short list pass as complete.
+            raise PuzzleError(f"line {line}: {key}: {cell_name(r * size + c, size)} is named twice")
+        mask |= bit
     return mask
 
 
@@ -64,11 +68,21 @@ def _picture(headers: dict[str, tuple[int, str]], rows: list[tuple[int, str]], s
         if not NUMBER.match(value):
             raise PuzzleError(f"line {line}: stars {value[:20]!r} is not a whole number")
         stars = int(value)
+    game_line, game = headers.get("game", (rows[0][0], game))
+    if stars is None and game == "queens":
+        stars = 1
     if stars is None:
         raise PuzzleError(f"line {rows[0][0]}: the picture does not say how many stars (add a line 'stars: K')")
-    game = headers.get("game", (0, game))[1]
-    ident = headers["id"][1] if "id" in headers else None
+    # The star count and the game are checked here, where their header lines are known, not by the Puzzle.
+    stars_line = headers.get("stars", (rows[0][0], ""))[0]
+    if game not in GAMES:
+        raise PuzzleError(f"line {game_line}: unknown game {game[:30]!r}: expected one of {', '.join(GAMES)}")
+    if game == "queens" and stars != 1:
+        raise PuzzleError(f"line {stars_line}: queens has one queen per unit, not {stars}")
     n = len(grid)
+    if n <= MAX_SIZE and not (1 <= stars and layouts_exist(n, stars)):
+        raise PuzzleError(f"line {stars_line}: no valid layout exists for a {n}x{n} board with {stars} stars per unit")
+    ident = headers["id"][1] if "id" in headers else None
     masks = {key: _cells(value, key, n, line) for key, (line, value) in headers.items() if key in CELL_KEYS}
     puzzle = puzzle_from_symbols(
         grid,
