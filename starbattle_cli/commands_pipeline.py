@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
 import threading
-import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
@@ -26,7 +24,7 @@ from flows.dates import date_range, parse_date, today
 from flows.db import open_database
 from flows.environment import prepare_prefect
 from flows.report import board_picture, board_rows, board_title, rejection_summary
-from flows.server import dashboard_url, healthy, prefect_api, server_command
+from flows.server import prefect_api, run_dashboard
 from flows.settings import Settings, load_settings
 from starbattle_core.formats import puzzle_to_puzzlink
 from starbattle_core.puzzle import InputError
@@ -255,22 +253,8 @@ def serve() -> None:
 def ui() -> None:
     """Start the Prefect UI on 127.0.0.1 with the project's Prefect home (runs past and present)."""
     settings = load_settings()
-    home = prepare_prefect(settings, quiet=False)
-    url = dashboard_url(settings)
-    if healthy(f"{url}/api"):
-        typer.echo(f"the dashboard is already running: {url}")
-        return
-    server = subprocess.Popen(server_command(settings.pipeline.ui_port))
-    try:
-        while not healthy(f"{url}/api"):
-            if server.poll() is not None:
-                raise typer.Exit(server.returncode or 1)
-            time.sleep(0.25)
-        typer.echo(f"dashboard: {url}  (Prefect home {home}; Ctrl-C stops it)")
-        server.wait()
-    except KeyboardInterrupt:
-        server.terminate()
-        server.wait()
+    prepare_prefect(settings, quiet=False)
+    run_dashboard(settings)
 
 
 # --- reading the database ----------------------------------------------------------------------------------------

@@ -234,6 +234,8 @@ def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
             )
         stars = 1 if stars_value is None else _whole_number(stars_value, "stars")
         ident = obj.get("id", obj.get("name"))
+        if ident is not None and not isinstance(ident, str) and not _is_int(ident):
+            raise PuzzleError(f"id {_show(ident)} is neither a text nor a whole number")
         given_stars, given_empty = (_given(obj, keys, n) for keys in (STAR_GIVEN_KEYS, EMPTY_GIVEN_KEYS))
         solution = None if obj.get("solution") is None else _solution(obj["solution"], n, stars)
         puzzle = puzzle_from_symbols(

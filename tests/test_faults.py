@@ -31,7 +31,7 @@ def one_line_error(err: str) -> str:
 def cli(*args: str, stdin: bytes | None = None, timeout: float = 120, **env: str) -> subprocess.CompletedProcess[bytes]:
     """`starbattle ARGS` as a user runs it: a new process."""
     return subprocess.run(
-        [sys.executable, "-m", "starbattle_cli", *args],
+        [sys.executable, "-c", "from starbattle_cli.app import main; main()", *args],
         input=stdin,
         capture_output=True,
         timeout=timeout,
