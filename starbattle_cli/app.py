@@ -66,12 +66,17 @@ def _root(
 from . import commands_engine, commands_generate, commands_grade, commands_pipeline  # noqa: E402,F401
 
 
-class Stopped(KeyboardInterrupt):
-    """SIGTERM, raised where the main thread is, so the command unwinds (and stops its servers) as on Ctrl-C."""
+# The signal that stopped the command. Typer turns the KeyboardInterrupt raised for it into a plain status 130, so
+# the handler notes the signal for `main` to report.
+_stopped_by: list[int] = []
+STOP_MESSAGES = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "stopped (SIGTERM)"}
 
 
-def _stop_on_sigterm(signum: int, _frame: FrameType | None) -> None:
-    raise Stopped()
+def _stop(signum: int, _frame: FrameType | None) -> None:
+    """SIGINT and SIGTERM: raise KeyboardInterrupt wherever the main thread is, so the command unwinds through its
+    `finally` blocks (stopping a Prefect server it started) before `main` prints one line."""
+    _stopped_by.append(signum)
+    raise KeyboardInterrupt
 
 
 BOOLEAN_WORDS = ("true", "false", "yes", "no", "on", "off", "1", "0")
@@ -95,7 +100,16 @@ def _database_problem(error: Exception) -> str | None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    previous = {signum: signal.signal(signum, _stop) for signum in STOP_MESSAGES}
+    _stopped_by.clear()
+    try:
+        _main()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _main() -> NoReturn:
     try:
         # standalone_mode=False lets usage mistakes (a missing argument, `--size abc`) reach us as exceptions,
         # so they get the same one-line answer as bad puzzles instead of click's multi-line panel.
@@ -113,15 +127,16 @@ def main() -> None:
         _fail(f"{where}{message}")
     except typer.Abort:
         _fail("aborted")
-    except Stopped:
-        _fail("stopped (SIGTERM)", status=128 + signal.SIGTERM)
-    except KeyboardInterrupt:
-        _fail("interrupted (Ctrl-C)", status=128 + signal.SIGINT)
+    except KeyboardInterrupt:  # raised by a command itself, or before Typer took over
+        if not _stopped_by:
+            _stopped_by.append(signal.SIGINT)
     except Exception as error:
         problem = _database_problem(error)
         if problem is None:
             raise
         _fail(problem)
+    if _stopped_by:
+        _fail(STOP_MESSAGES[signal.Signals(_stopped_by[0])], status=128 + _stopped_by[0])
     # Commands signal their own status (verify's 1 for "not unique") by returning or raising SystemExit.
     raise SystemExit(result if isinstance(result, int) else 0)
 
