@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import signal
 import sys
 from contextlib import contextmanager
@@ -14,6 +15,9 @@ from starbattle_core.puzzle import InputError, Puzzle
 
 PATH_HELP = "A puzzle file (JSON Lines, JSON, puzz.link URLs or text pictures), or - for standard input."
 STARS_HELP = "Stars per unit for text pictures that do not say (a 'stars: K' line)."
+# The commands hold every puzzle of a file in memory (about 1 KB each) so that bad input stops them before any
+# output; the shared data's largest file has 1,020.
+MAX_PUZZLES = 100_000
 TIMEOUT_HELP = "Seconds allowed per puzzle; past them the command stops with one line and status 2 (0: no limit)."
 
 
@@ -56,9 +60,12 @@ def check_timeout(seconds: float) -> float:
 
 
 def load_puzzles(path: str, stars: Optional[int]) -> list[Puzzle]:
-    puzzles = list(read_puzzles(path, stars=stars))
+    """Every puzzle of the file, all read and checked before any is worked on; at most MAX_PUZZLES of them."""
+    puzzles = list(itertools.islice(read_puzzles(path, stars=stars), MAX_PUZZLES + 1))
     if not puzzles:
         raise InputError(f"{path}: no puzzle in it")
+    if len(puzzles) > MAX_PUZZLES:
+        raise InputError(f"{path}: more than {MAX_PUZZLES:,} puzzles, the most one command reads (split the file)")
     return puzzles
 
 

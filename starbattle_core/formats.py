@@ -24,6 +24,8 @@ otherwise. Inputs are bounded: a file larger than MAX_INPUT_BYTES is refused bef
 from __future__ import annotations
 
 import difflib
+import io
+import itertools
 import json
 import math
 import os
@@ -74,8 +76,8 @@ DESCRIPTION_KEYS = (
 )
 KNOWN_KEYS = PUZZLE_KEYS + DESCRIPTION_KEYS
 # A puzzle file is at most this big: every board the project reads is far smaller (the largest shared file is under
-# 1 MB), and parsing costs many times the input's size in memory.
-MAX_INPUT_BYTES = 16 * 1024 * 1024
+# 1 MB), and reading costs several times the input's size in memory and a minute or more for the biggest.
+MAX_INPUT_BYTES = 8 * 1024 * 1024
 
 
 def _is_int(value: Any) -> bool:
@@ -305,15 +307,14 @@ def parse_puzzles(content: str | bytes, name: str = "input", *, stars: int | Non
         except UnicodeDecodeError as error:
             raise PuzzleError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
     # Lines end at \n (or \r\n, \r) only: JSON strings may hold other Unicode line separators.
-    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    filled = [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
-    if not filled:
+    content = content.replace("\r\n", "\n").replace("\r", "\n")
+    first = next(_filled_lines(content), None)
+    if first is None:
         raise PuzzleError(f"{name}: no puzzle in it (the input is empty)")
-    first = filled[0][1]
-    if first.startswith(("{", "[")):
-        yield from _parse_json_text(content, filled, name)
-    elif all(_is_url(line) for _, line in filled if not line.startswith("#")):
-        for number, line in filled:
+    if first[1].startswith(("{", "[")):
+        yield from _parse_json_text(content, name)
+    elif all(_is_url(line) for _, line in _filled_lines(content) if not line.startswith("#")):
+        for number, line in _filled_lines(content):
             if not line.startswith("#"):
                 try:
                     yield puzzle_from_puzzlink(line)
@@ -323,7 +324,16 @@ def parse_puzzles(content: str | bytes, name: str = "input", *, stars: int | Non
         yield from puzzles_from_text(content, name, stars=stars)
 
 
-def _parse_json_text(content: str, filled: list[tuple[int, str]], name: str) -> Iterator[Puzzle]:
+def _filled_lines(content: str) -> Iterator[tuple[int, str]]:
+    """(line number, stripped text) of every line that is not blank, one at a time: a list of every line of a big
+    file would cost many times its size."""
+    for number, raw in enumerate(io.StringIO(content, newline="\n"), 1):
+        line = raw.strip()
+        if line:
+            yield number, line
+
+
+def _parse_json_text(content: str, name: str) -> Iterator[Puzzle]:
     whole_ok = True
     try:
         whole = json.loads(content)
@@ -335,11 +345,11 @@ def _parse_json_text(content: str, filled: list[tuple[int, str]], name: str) -> 
         if not whole:
             raise PuzzleError(f"{name}: the JSON array holds no puzzle")
         return
-    if whole_ok and len(filled) > 1:
+    if whole_ok and sum(1 for _ in itertools.islice(_filled_lines(content), 2)) > 1:
         # One object spread over several lines (a pretty-printed file).
         yield puzzle_from_json(whole, where=name)
         return
-    for number, line in filled:
+    for number, line in _filled_lines(content):
         where = f"{name} line {number}"
         yield puzzle_from_json(_json_value(line, where), where=where)
 

@@ -17,6 +17,7 @@ header lines alone in a block apply to the picture that follows.
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Iterator
 
@@ -28,6 +29,9 @@ CELL = re.compile(r"^[Rr]([0-9]{1,6})[Cc]([0-9]{1,6})$")
 NUMBER = re.compile(r"^[0-9]{1,6}$")
 CELL_KEYS = ("given stars", "given empty", "solution")
 KEYS = ("stars", "game", "id") + CELL_KEYS
+# The longest line a picture can need: a 30-column row of two-digit symbols with generous spacing, or a header
+# naming every cell of a 30x30 board.
+MAX_LINE_CHARS = 8_000
 
 
 def _cells(value: str, key: str, size: int, line: int) -> Cells:
@@ -117,7 +121,11 @@ def puzzles_from_text(
             where = name if message.startswith("line ") else f"{name} line {rows[0][0]}:"
             raise PuzzleError(f"{where} {message}") from None
 
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+    lines = io.StringIO(text.replace("\r\n", "\n").replace("\r", "\n"), newline="\n")
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\n")
+        if len(line) > MAX_LINE_CHARS:
+            raise PuzzleError(f"{name} line {number}: {len(line):,} characters, more than a picture's row can hold")
         stripped = line.strip()
         if stripped.startswith("#"):
             continue
@@ -139,6 +147,11 @@ def puzzles_from_text(
             headers[key] = (number, header[2])
         else:
             rows.append((number, line))
+            if len(rows) > MAX_SIZE:
+                # Checked as the rows come, so a huge picture costs no more than a board can be.
+                raise PuzzleError(
+                    f"{name} line {rows[0][0]}: the picture has more than {MAX_SIZE} rows, the largest board supported"
+                )
     if rows:
         yield finish()
         found = True
