@@ -147,9 +147,10 @@ def test_a_text_picture_names_the_line_of_its_star_count() -> None:
 # --- tracebacks --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("depth", [977, 990, 998])
 @pytest.mark.parametrize("field", ["id", "size", "regions", "solution", "cats", "given_empty"])
-def test_json_nested_deep_in_a_field_is_one_line(capsys, tmp_path, field: str) -> None:
-    obj = json.dumps({"regions": FIVE, "stars": 1})[:-1] + f', "{field}": ' + "[" * 977 + "]" * 977 + "}"
+def test_json_nested_deep_in_a_field_is_one_line(capsys, tmp_path, field: str, depth: int) -> None:
+    obj = json.dumps({"regions": FIVE, "stars": 1})[:-1] + f', "{field}": ' + "[" * depth + "]" * depth + "}"
     path = tmp_path / "deep.json"
     path.write_text(obj, encoding="utf-8")
     for command in ("verify", "grade"):

@@ -26,6 +26,14 @@ from conftest import shared_file  # noqa: E402
 from starbattle_core.formats import parse_puzzles, puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl  # noqa: E402
 from starbattle_core.puzzle import InputError, Puzzle, is_solution  # noqa: E402
 
+# The keys a reader may take without reading them into the board (the README's list); any other key accepted
+# silently is a misread.
+KNOWN_KEYS = (
+    "id name game size stars regions regionMap solution given_stars cats givenCats given_empty crosses givenCrosses "
+    "label source license band difficulty fun looks seed version solver_version generator_version repair_rounds "
+    "tune_rounds counters date slot"
+).split()
+
 SEEDS: list[Puzzle] = [
     *list(read_jsonl(str(shared_file("starbattle/handmade.jsonl"))))[:6],
     *list(read_jsonl(str(shared_file("queens/linkedin.jsonl"))))[:6],
@@ -58,8 +66,10 @@ def _misread(text: str, puzzle: Puzzle) -> bool:
             return True
         if stated.get("game") not in (None, puzzle.game):
             return True
-        if stated.get("stars") is None and stated.get("game") is None and puzzle.game != "queens":
+        if stated.get("stars") is None and puzzle.game != "queens":
             return True  # a board without a star count may only be read as Queens (Meowdoku)
+        if any(key not in KNOWN_KEYS for key in stated):
+            return True  # a key silently dropped
     return False
 
 
