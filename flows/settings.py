@@ -187,7 +187,9 @@ def _key_path(loc: tuple[Any, ...]) -> str:
         if isinstance(part, int):
             path += f"[{part}]"
         elif not str(part).startswith(("function-", "literal")):
-            path += f".{part}" if path else str(part)
+            # A key that is not a plain name (a newline, a space) is quoted, so the message stays one line.
+            name = str(part) if str(part).isidentifier() else repr(part)
+            path += f".{name}" if path else name
     return path or "(top level)"
 
 
