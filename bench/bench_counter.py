@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 from starbattle_core.counter import count_solutions
@@ -35,7 +35,7 @@ DEFAULT_FILES = [
 def baseline_count(puzzle: Puzzle, limit: int = 2) -> int:
     """A plain row-by-row backtracker: the naive search the counter is measured against."""
     n, k = puzzle.size, puzzle.stars
-    rows = [cols for cols in combinations(range(n), k) if all(b - a > 1 for a, b in zip(cols, cols[1:]))]
+    rows = [cols for cols in combinations(range(n), k) if all(b - a > 1 for a, b in pairwise(cols))]
     column_count = [0] * n
     region_count = [0] * n
     found = 0
@@ -52,12 +52,12 @@ def baseline_count(puzzle: Puzzle, limit: int = 2) -> int:
             regions = [puzzle.regions[r * n + c] for c in cols]
             if any(column_count[c] == k for c in cols):
                 continue
-            for c, g in zip(cols, regions):
+            for c, g in zip(cols, regions, strict=True):
                 column_count[c] += 1
                 region_count[g] += 1
             if all(region_count[g] <= k for g in regions):
                 place(r + 1, cols)
-            for c, g in zip(cols, regions):
+            for c, g in zip(cols, regions, strict=True):
                 column_count[c] -= 1
                 region_count[g] -= 1
             if found >= limit:

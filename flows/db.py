@@ -31,13 +31,12 @@ from starbattle_core.puzzle import InputError
 
 from .settings import masked_url
 
-RUN_KINDS = ("nightly", "backfill", "manual")
 # How long a write waits for another writer's lock before it fails with one line ("database is locked").
 BUSY_TIMEOUT_SECONDS = 30.0
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class Layout(SQLModel, table=True):

@@ -18,20 +18,19 @@ Every server started here
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from starbattle_core.puzzle import InputError
 
@@ -126,12 +125,15 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _die_with_parent(parent: int) -> None:
-    """Run in the server's process before it starts: SIGTERM when the CLI that started it dies, however it dies."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
+# Run in the server's process before it becomes the server (then execs it, keeping the pid): ask the kernel for
+# SIGTERM when the CLI that started it dies, however it dies, and give up if the CLI died before the request took
+# effect. A launcher, not a `preexec_fn`, which is unsafe while the CLI runs threads (its progress bar).
+_LAUNCHER = (
+    "import ctypes, os, signal, sys; "
+    f"ctypes.CDLL(None).prctl({_PR_SET_PDEATHSIG}, signal.SIGTERM, 0, 0, 0); "
+    "os.getppid() == int(sys.argv[1]) or os._exit(1); "
+    "os.execv(sys.argv[2], sys.argv[2:])"
+)
 
 
 @contextmanager
@@ -173,16 +175,14 @@ def running_server(port: int | None = None) -> Iterator[Server]:
             )
         command = server_command(port)
         url = f"http://127.0.0.1:{port}/api"
-        parent = os.getpid()
         with open(log_path, "ab") as log:
             server = subprocess.Popen(
-                command,
+                [sys.executable, "-c", _LAUNCHER, str(os.getpid()), *command],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 env=os.environ.copy(),
                 start_new_session=True,
-                preexec_fn=lambda: _die_with_parent(parent),
             )
         marker = _marker(port)
         try:
@@ -253,14 +253,14 @@ def prefect_api(settings: Settings, port: int | None = None) -> Iterator[str]:
         yield server.url
 
 
-def run_dashboard(settings: Settings) -> None:
+def run_dashboard(settings: Settings, say: Callable[[str], None]) -> None:
     """`starbattle ui`: start the dashboard's server on `ui_port` and wait until it stops or the CLI is stopped
-    (Ctrl-C, SIGTERM), then stop it. When the project's dashboard already runs, say where and return."""
+    (Ctrl-C, SIGTERM), then stop it. When the project's dashboard already runs, `say` where and return."""
     url = dashboard_url(settings)
     if project_server(settings.pipeline.ui_port) is not None:
-        print(f"the dashboard is already running: {url}")
+        say(f"the dashboard is already running: {url}")
         return
     with running_server(settings.pipeline.ui_port) as server:
-        print(f"dashboard: {url}  (Prefect home {_home()}; Ctrl-C stops it)", flush=True)
+        say(f"dashboard: {url}  (Prefect home {_home()}; Ctrl-C stops it)")
         status = server.process.wait()
     raise ServerError(f"the dashboard's Prefect server stopped (exit {status}): see {_home() / 'server.log'}")

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import zoneinfo
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -68,7 +69,7 @@ class SlotConfig(_Strict):
         return band
 
     @model_validator(mode="after")
-    def _generator_accepts(self) -> "SlotConfig":
+    def _generator_accepts(self) -> SlotConfig:
         # The generator's own checks (its size range, for one) apply to every slot it will be asked to fill.
         try:
             self.as_generator_slot()
@@ -134,7 +135,7 @@ class PipelineConfig(_Strict):
         return cron
 
     @model_validator(mode="after")
-    def _url_scheme(self) -> "PipelineConfig":
+    def _url_scheme(self) -> PipelineConfig:
         if "://" not in self.database_url:
             shown = masked_url(self.database_url)
             raise ValueError(f"database_url {shown!r} is not a URL (sqlite:///path or postgresql://...)")
@@ -193,7 +194,7 @@ def _key_path(loc: tuple[Any, ...]) -> str:
     return path or "(top level)"
 
 
-def _error_line(error: dict[str, Any]) -> str:
+def _error_line(error: Mapping[str, Any]) -> str:
     kind, message = error["type"], error["msg"]
     if kind == "extra_forbidden":
         message = "unknown key"

@@ -8,6 +8,7 @@ damaged or locked file) and for a stop from outside: Ctrl-C and SIGTERM end a co
 
 from __future__ import annotations
 
+import itertools
 import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -15,10 +16,10 @@ from types import FrameType
 from typing import Any, NoReturn
 
 import typer
-from typer.core import TyperOption
 
 # Typer ships its own copy of click; its usage errors are these classes, not the ones of the click package.
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.core import TyperOption
 
 from starbattle_core.puzzle import InputError
 
@@ -26,7 +27,9 @@ from .puzzle_input import printable
 
 app = typer.Typer(
     name="starbattle",
-    help="Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline.",
+    help=(
+        "Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -40,7 +43,7 @@ def _flag_display_type(option: TyperOption, ctx: Any) -> str | None:
     return None if option.is_flag else _display_type(option, ctx)
 
 
-TyperOption.display_type_rich = _flag_display_type  # type: ignore[method-assign]
+TyperOption.display_type_rich = _flag_display_type  # type: ignore[method-assign,assignment]
 
 
 def _print_version(asked: bool) -> None:
@@ -65,7 +68,6 @@ def _root(
 # Command modules register themselves on `app` when imported; they import `app` from here.
 from . import commands_engine, commands_generate, commands_grade, commands_pipeline  # noqa: E402,F401
 
-
 # The signal that stopped the command. Typer turns the KeyboardInterrupt raised for it into a plain status 130, so
 # the handler notes the signal for `main` to report.
 _stopped_by: list[int] = []
@@ -85,7 +87,7 @@ BOOLEAN_WORDS = ("true", "false", "yes", "no", "on", "off", "1", "0")
 def _flag_given_a_value() -> str | None:
     """`--json true`: which flag was given a value, as the words a user typed."""
     args = sys.argv[1:]
-    for before, word in zip(args, args[1:]):
+    for before, word in itertools.pairwise(args):
         if before.startswith("--") and word.lower() in BOOLEAN_WORDS:
             return (
                 f"{before} is a flag and takes no value: write {before} alone, or leave it out (got '{before} {word}')"

@@ -6,9 +6,9 @@ import dataclasses
 import itertools
 import signal
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Iterator, Optional
 
 from starbattle_core.formats import read_puzzles
 from starbattle_core.puzzle import InputError, Puzzle
@@ -59,7 +59,7 @@ def check_timeout(seconds: float) -> float:
     return seconds
 
 
-def load_puzzles(path: str, stars: Optional[int]) -> list[Puzzle]:
+def load_puzzles(path: str, stars: int | None) -> list[Puzzle]:
     """Every puzzle of the file, all read and checked before any is worked on; at most MAX_PUZZLES of them."""
     puzzles = list(itertools.islice(read_puzzles(path, stars=stars), MAX_PUZZLES + 1))
     if not puzzles:

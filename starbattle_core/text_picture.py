@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from .puzzle import GAMES, MAX_SIZE, Cells, Puzzle, PuzzleError, cell_name, iter_cells, layouts_exist, solution_problems
 from .region_map import puzzle_from_symbols
@@ -28,7 +28,7 @@ HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s*(.*?)\s*$")
 CELL = re.compile(r"^[Rr]([0-9]{1,6})[Cc]([0-9]{1,6})$")
 NUMBER = re.compile(r"^[0-9]{1,6}$")
 CELL_KEYS = ("given stars", "given empty", "solution")
-KEYS = ("stars", "game", "id") + CELL_KEYS
+KEYS = ("stars", "game", "id", *CELL_KEYS)
 # The longest line a picture can need: a 30-column row of two-digit symbols with generous spacing, or a header
 # naming every cell of a 30x30 board.
 MAX_LINE_CHARS = 8_000
@@ -84,7 +84,7 @@ def _picture(headers: dict[str, tuple[int, str]], rows: list[tuple[int, str]], s
     if game == "queens" and stars != 1:
         raise PuzzleError(f"line {stars_line}: queens has one queen per unit, not {stars}")
     n = len(grid)
-    if n <= MAX_SIZE and not (1 <= stars and layouts_exist(n, stars)):
+    if n <= MAX_SIZE and not (stars >= 1 and layouts_exist(n, stars)):
         raise PuzzleError(f"line {stars_line}: no valid layout exists for a {n}x{n} board with {stars} stars per unit")
     ident = headers["id"][1] if "id" in headers else None
     masks = {key: _cells(value, key, n, line) for key, (line, value) in headers.items() if key in CELL_KEYS}
@@ -122,8 +122,8 @@ def puzzles_from_text(
             raise PuzzleError(f"{where} {message}") from None
 
     lines = io.StringIO(text.replace("\r\n", "\n").replace("\r", "\n"), newline="\n")
-    for number, line in enumerate(lines, 1):
-        line = line.rstrip("\n")
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\n")
         if len(line) > MAX_LINE_CHARS:
             raise PuzzleError(f"{name} line {number}: {len(line):,} characters, more than a picture's row can hold")
         stripped = line.strip()
@@ -160,7 +160,12 @@ def puzzles_from_text(
 
 
 def puzzle_from_text(text: str, stars: int | None = None, game: str = "starbattle") -> Puzzle:
-    """The one puzzle of a text picture. ``stars`` applies when the picture has no ``stars:`` line."""
+    """The one puzzle of a text picture. ``stars`` applies when the picture has no ``stars:`` line.
+
+    >>> board = puzzle_from_text("AAABC\\nAAABC\\nAADBC\\nAEDBC\\nAEEBB", stars=1)
+    >>> board.size, board.stars, board.regions[:5]
+    (5, 1, (0, 0, 0, 1, 2))
+    """
     puzzles = list(puzzles_from_text(text, stars=stars, game=game))
     if len(puzzles) != 1:
         raise PuzzleError(f"text: expected one picture, found {len(puzzles)} (separated by blank lines)")
@@ -172,7 +177,7 @@ def puzzle_to_text(puzzle: Puzzle) -> str:
     lines = [f"stars: {puzzle.stars}", f"game: {puzzle.game}"]
     if puzzle.id is not None:
         lines.append(f"id: {' '.join(puzzle.id.split())}")
-    for key, mask in zip(CELL_KEYS, (puzzle.given_stars, puzzle.given_empty, puzzle.solution)):
+    for key, mask in zip(CELL_KEYS, (puzzle.given_stars, puzzle.given_empty, puzzle.solution), strict=True):
         if mask:
             lines.append(f"{key}: " + " ".join(cell_name(cell, puzzle.size) for cell in iter_cells(mask)))
     return "\n".join(lines + puzzle.region_rows()) + "\n"

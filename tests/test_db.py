@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared_file
+from postgres_server import fresh_database
 from sqlmodel import Session, func, select
 
 from flows.db import Attempt, Layout, PuzzleRecord, Rejection, ScheduleEntry, SolvePath, open_database
@@ -36,9 +38,6 @@ from flows.store import (
 )
 from starbattle_core.formats import puzzle_to_json, read_jsonl
 from starbattle_core.puzzle import InputError, is_solution
-
-from conftest import shared_file
-from postgres_server import fresh_database
 
 DAY = dt.date(2026, 11, 29)
 
@@ -93,10 +92,11 @@ def engine(request):
     """Every store test runs on both back ends: SQLite in memory and a real PostgreSQL server (a fresh database
     per test)."""
     if request.param == "sqlite":
-        return open_database("sqlite://")
+        yield open_database("sqlite://")
+        return
     engine = open_database(fresh_database(request.getfixturevalue("postgres_url")))
-    request.addfinalizer(engine.dispose)
-    return engine
+    yield engine
+    engine.dispose()
 
 
 def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
@@ -208,7 +208,7 @@ def test_two_concurrent_writers_on_one_database_schedule_one_board(
 
 def test_complete_dates_and_next_attempt(engine, real_puzzles) -> None:
     later = DAY + dt.timedelta(days=1)
-    for slot, puzzle in zip("ab", real_puzzles):
+    for slot, puzzle in zip("ab", real_puzzles[:2], strict=True):
         save_board(engine, run_id=None, date=DAY, slot=slot, position=0, board=accepted(puzzle), effort=EFFORT)
     save_board(engine, run_id=None, date=later, slot="a", position=0, board=accepted(real_puzzles[2]), effort=EFFORT)
     assert complete_dates(engine, [DAY, later], ["a", "b"]) == {DAY}
@@ -342,7 +342,7 @@ def test_three_processes_create_a_new_database_at_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "url, message",
+    ("url", "message"),
     [
         (
             "postgresql://user:secret@localhost:abc/db",
@@ -353,6 +353,6 @@ def test_three_processes_create_a_new_database_at_once(tmp_path: Path) -> None:
 )
 def test_a_malformed_url_is_one_line_with_its_password_masked(tmp_path: Path, url: str, message: str) -> None:
     done = _starbattle(_pipeline_config(tmp_path, url), "stats")
-    out, err = done.communicate(timeout=120)
+    _, err = done.communicate(timeout=120)
     assert done.returncode == 2 and message in err and "secret" not in err, err
     assert err.count("\n") == 1 and "Traceback" not in err

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO, run_starbattle, shared_file
+
 from starbattle_core.formats import parse_puzzles, puzzle_from_json, puzzle_to_json, read_jsonl
 from starbattle_core.puzzle import PuzzleError, cells_to_coords
 from starbattle_core.puzzlink import puzzle_from_puzzlink, puzzle_to_puzzlink
@@ -35,6 +34,7 @@ def cli(*args: str, stdin: bytes | None = None, timeout: float = 120, **env: str
         [sys.executable, "-c", "from starbattle_cli.app import main; main()", *args],
         input=stdin,
         capture_output=True,
+        check=False,
         timeout=timeout,
         cwd=REPO,
         env={**os.environ, **env},
@@ -56,7 +56,7 @@ def test_a_board_without_stars_is_an_error_not_a_one_star_board(capsys, tmp_path
 
 
 @pytest.mark.parametrize(
-    "typo, known",
+    ("typo", "known"),
     [("strs", "stars"), ("regoins", "regions"), ("givens", "givenCats"), ("soluton", "solution"), ("Game", "game")],
 )
 def test_an_unknown_key_is_an_error_naming_the_closest_known_key(capsys, tmp_path, typo: str, known: str) -> None:
@@ -88,9 +88,9 @@ def test_queens_and_meowdoku_boards_need_no_star_count() -> None:
 
 
 @pytest.mark.parametrize(
-    "solution, message",
+    ("solution", "message"),
     [
-        (FIVE_ANSWER + [[4, 1]], "the solution lists R5C2 twice (items 5 and 6)"),
+        ([*FIVE_ANSWER, [4, 1]], "the solution lists R5C2 twice (items 5 and 6)"),
         ([[0, 3], [0, 3], [2, 2], [3, 4], [4, 1]], "the solution lists R1C4 twice (items 1 and 2)"),
         ([[0, 3], [1, 0], [2, 2], [3, 4], [4, 2]], "the solution does not fit: column 2 has 0 stars"),
     ],
@@ -176,24 +176,19 @@ def test_a_negative_seed_is_one_line(capsys) -> None:
 # --- bounded work ------------------------------------------------------------------------------------------------
 
 
-def _limited_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # 1 GiB of address space
+# The CLI under a 1 GiB limit on its address space, set in the child before the CLI starts.
+LIMITED = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+LIMITED_CLI = [sys.executable, "-c", LIMITED + "from starbattle_cli.app import main; main()"]
 
 
 def test_an_endless_input_is_refused_at_the_size_limit() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", "from starbattle_cli.app import main; main()", "verify", "/dev/zero"],
-        capture_output=True,
-        timeout=300,
-        preexec_fn=_limited_memory,
-        check=False,
-    )
+    done = subprocess.run([*LIMITED_CLI, "verify", "/dev/zero"], capture_output=True, timeout=300, check=False)
     assert done.returncode == 2 and done.stdout == b""
     assert "/dev/zero: larger than 8 MiB, the limit for a puzzle file" in one_line_error(done.stderr.decode())
 
 
 @pytest.mark.parametrize(
-    "picture, message",
+    ("picture", "message"),
     [
         ("stars: 1\n" + "A\n" * 200_000, "line 2: the picture has more than 30 rows"),
         ("stars: 1\n" + "A " * 1_000_000 + "\n", "line 2: 2,000,000 characters, more than a picture's row can hold"),
@@ -213,11 +208,9 @@ def test_solve_refuses_a_limit_it_would_have_to_hold() -> None:
 def test_layouts_sample_streams_a_huge_count_in_bounded_memory() -> None:
     """-n 1,000,000,000 used to allocate 7.45 GiB at once; now the first layouts come out under a 1 GiB limit."""
     run = subprocess.Popen(
-        [sys.executable, "-c", "from starbattle_cli.app import main; main()"]
-        + ["layouts", "sample", "--size", "10", "--stars", "2", "-n", "1000000000", "--json"],
+        [*LIMITED_CLI, "layouts", "sample", "--size", "10", "--stars", "2", "-n", "1000000000", "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=_limited_memory,
     )
     try:
         assert run.stdout is not None

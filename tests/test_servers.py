@@ -17,11 +17,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 START_SECONDS = 240  # a Prefect server start on a busy machine, with margin
@@ -52,8 +50,8 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.fixture()
-def project(tmp_path: Path) -> Iterator[tuple[dict[str, str], int, Path]]:
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[dict[str, str], int, Path]:
     """A config on a free port with a Prefect home and database under tmp_path: (environment, port, home)."""
     port = free_port()
     home = tmp_path / "prefect"
@@ -63,7 +61,7 @@ def project(tmp_path: Path) -> Iterator[tuple[dict[str, str], int, Path]]:
         encoding="utf-8",
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
-    yield {**env, "STARBATTLE_CONFIG": str(config)}, port, home
+    return {**env, "STARBATTLE_CONFIG": str(config)}, port, home
 
 
 def start(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
@@ -90,7 +88,7 @@ def wait_for_server(cli: subprocess.Popen[str], port: int, home: Path) -> int:
     return int(json.loads(marker.read_text(encoding="utf-8"))["pid"])
 
 
-def assert_stopped(port: int, server: int, home: Path) -> None:
+def assert_stopped(port: int, server: int) -> None:
     deadline = time.monotonic() + STOP_SECONDS
     while alive(server) or port_open(port):
         assert time.monotonic() < deadline, f"server {server} still alive or port {port} open"
@@ -112,7 +110,7 @@ def test_ui_stops_its_server(project, how: str) -> None:
     else:
         cli.kill()
     out, err = cli.communicate(timeout=STOP_SECONDS)
-    assert_stopped(port, server, home)
+    assert_stopped(port, server)
     if how == "SIGTERM":
         assert cli.returncode == 128 + signal.SIGTERM and err == "error: stopped (SIGTERM)\n", err
     elif how == "Ctrl-C":
@@ -130,14 +128,14 @@ def test_serve_stops_its_server_on_sigterm(project) -> None:
     time.sleep(3)
     cli.send_signal(signal.SIGTERM)
     out, err = cli.communicate(timeout=STOP_SECONDS)
-    assert_stopped(port, server, home)
+    assert_stopped(port, server)
     assert "Traceback" not in out + err, out + err
 
 
 class _StandIn(http.server.BaseHTTPRequestHandler):
     """Anything that answers /api/health, like another project's Prefect server."""
 
-    def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+    def do_GET(self) -> None:
         self.send_response(200)
         self.end_headers()
         self.wfile.write(b"true")
