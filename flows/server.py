@@ -250,7 +250,18 @@ def prefect_api(settings: Settings, port: int | None = None) -> Iterator[str]:
             yield dashboard
         return
     with running_server(port) as server, _reporting_to(server.url):
-        yield server.url
+        try:
+            yield server.url
+        finally:
+            _send_queued_logs()
+
+
+def _send_queued_logs() -> None:
+    """Send the run's queued log lines while the server still listens (after it stops, Prefect prints an error
+    for every batch it cannot deliver)."""
+    handlers = sys.modules.get("prefect.logging.handlers")
+    if handlers is not None:
+        handlers.APILogWorker.drain_all(timeout=5)
 
 
 def run_dashboard(settings: Settings, say: Callable[[str], None]) -> None:
