@@ -201,6 +201,8 @@ def make_engine(url: str) -> Engine:
         raise InputError(f"database {shown_url(url)}: driver not installed ({error})") from None
     except ArgumentError as error:
         raise InputError(f"database {shown_url(url)}: {error}") from None
+    except InputError:  # already one line naming the problem (InputError is a ValueError too)
+        raise
     except ValueError as error:  # what SQLAlchemy raises for a port that is not a number
         reason = "its port is not a number" if "int()" in str(error) else str(error)
         raise InputError(f"database {shown_url(url)}: not a usable URL: {reason}") from None
