@@ -17,19 +17,23 @@ Tables:
 from __future__ import annotations
 
 import datetime as dt
+import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, LargeBinary, UniqueConstraint, event, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, create_engine
 
+from flows.settings import masked_url
 from starbattle_core.puzzle import InputError
 
 # Any fixed number: the PostgreSQL advisory lock taken while the tables are created.
 SCHEMA_LOCK = 0x5747_4254
+# How long a write waits for another writer's lock before it fails with one line ("database is locked").
+BUSY_TIMEOUT_SECONDS = 30.0
 
 
 def _now() -> dt.datetime:
@@ -142,17 +146,33 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL lets readers (the CLI, the UI) work during a run's writes; the busy timeout makes two writers queue
     # instead of failing at once.
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
 
 def shown_url(url: str) -> str:
-    """The URL as it may be printed: any password masked."""
+    """The URL as it may be printed: any password masked, even in a URL SQLAlchemy cannot parse."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
+    except (ArgumentError, ValueError):
+        return masked_url(url)
+
+
+def database_problem(error: BaseException) -> str | None:
+    """The one line to print for a database failure under a command (a damaged file, a lock held too long, a server
+    gone), or None when `error` is not a database failure."""
+    if not isinstance(error, SQLAlchemyError):
+        return None
+    orig = getattr(error, "orig", None)
+    reason = str(orig if orig is not None else error).strip().splitlines()
+    first = reason[0] if reason else type(error).__name__
+    hint = ""
+    if "locked" in first:
+        hint = ": another process holds it (a run, or a tool with the file open); try again when it is done"
+    elif "malformed" in first or "not a database" in first:
+        hint = ": the file is damaged; restore it from a backup or move it aside to start a new one"
+    return f"database: {first}{hint}"
 
 
 def make_engine(url: str) -> Engine:
@@ -169,7 +189,7 @@ def make_engine(url: str) -> Engine:
                 raise InputError(
                     f"database {shown_url(url)}: cannot create folder {path.parent}: {error.strerror}"
                 ) from None
-            engine = create_engine(url, connect_args={"timeout": 30})
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
         else:
             target = make_url(url)
             if target.drivername == "postgresql":
@@ -182,22 +202,62 @@ def make_engine(url: str) -> Engine:
         raise InputError(f"database {shown_url(url)}: driver not installed ({error})") from None
     except ArgumentError as error:
         raise InputError(f"database {shown_url(url)}: {error}") from None
+    except InputError:  # already one line naming the problem (InputError is a ValueError too)
+        raise
+    except ValueError as error:  # what SQLAlchemy raises for a port that is not a number
+        reason = "its port is not a number" if "int()" in str(error) else str(error)
+        raise InputError(f"database {shown_url(url)}: not a usable URL: {reason}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
 
+# Attempts at creating the tables: a process that loses the race to create one finds it made on its next attempt.
+CREATE_ATTEMPTS = 5
+
+
+def _create_tables(engine: Engine) -> None:
+    """Create the missing tables; safe when several processes open a new database at once (each checks, then
+    creates: one that finds its table made by another in between tries again, and then has nothing left to do)."""
+    for attempt in range(CREATE_ATTEMPTS):
+        try:
+            with engine.begin() as connection:
+                if engine.dialect.name == "postgresql":
+                    # PostgreSQL's catalogue can fail a losing CREATE with a duplicate key rather than "already
+                    # exists": under this lock (released at commit) the second process waits, then finds them made.
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                SQLModel.metadata.create_all(connection)
+            return
+        except DBAPIError as error:
+            if "already exists" not in str(error.orig) or attempt == CREATE_ATTEMPTS - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
+def _check_sqlite(engine: Engine) -> None:
+    """A damaged SQLite file fails here, before anything is written to it: `quick_check` reads every page (a few
+    milliseconds for this project's databases); BEGIN IMMEDIATE then takes and drops the write lock, so a database
+    locked past the busy timeout is found now, not in the middle of a run."""
+    with engine.connect() as connection:
+        verdict = [row[0] for row in connection.exec_driver_sql("PRAGMA quick_check").fetchall()]
+        if verdict != ["ok"]:
+            raise InputError(f"the file is damaged ({verdict[0][:80]}); nothing was written to it")
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("ROLLBACK")
+
+
 def open_database(url: str) -> Engine:
     """An engine with every table created, or an InputError naming the URL when the database cannot be opened or
-    written (an unwritable path, a server that refuses): checked before any run starts, so nothing is half made."""
+    written (an unwritable path, a server that refuses, a damaged or locked file): checked before any run starts, so
+    nothing is half made."""
     engine = make_engine(url)
     try:
-        with engine.begin() as connection:
-            if engine.dialect.name == "postgresql":
-                # Two processes opening a fresh database at once would both create the tables and one would fail;
-                # under this lock (released at commit) the second waits, then finds them made.
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-            SQLModel.metadata.create_all(connection)
+        if engine.dialect.name == "sqlite":
+            _check_sqlite(engine)
+        _create_tables(engine)
+    except InputError as error:
+        engine.dispose()
+        raise InputError(f"database {shown_url(url)}: {error}") from None
     except DBAPIError as error:
         engine.dispose()
         reason = str(error.orig).splitlines()[0] if error.orig is not None else str(error).splitlines()[0]

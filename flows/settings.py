@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
@@ -158,7 +159,8 @@ class PipelineConfig(_Strict):
     @model_validator(mode="after")
     def _url_scheme(self) -> PipelineConfig:
         if "://" not in self.database_url:
-            raise ValueError(f"database_url {self.database_url!r} is not a URL (sqlite:///path or postgresql://...)")
+            shown = masked_url(self.database_url)
+            raise ValueError(f"database_url {shown!r} is not a URL (sqlite:///path or postgresql://...)")
         return self
 
     def slot_budget(self, slot: SlotConfig) -> float:
@@ -200,13 +202,26 @@ class Settings(_Strict):
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
+def masked_url(url: str) -> str:
+    """A database URL as it may be printed, its password (`user:secret@`) masked by the text alone: the URL may be
+    too malformed for a URL parser (`postgresql:user:secret@host/db`, missing its `//`)."""
+    head, at, host = url.rpartition("@")
+    parts = re.match(r"([A-Za-z][A-Za-z0-9+.-]*:(?://)?)?(.*)", head, re.DOTALL)
+    if not at or parts is None or ":" not in parts[2]:
+        return url
+    user = parts[2].split(":", 1)[0]
+    return f"{parts[1] or ''}{user}:***@{host}"
+
+
 def _key_path(loc: tuple[Any, ...]) -> str:
     path = ""
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
         elif not str(part).startswith(("function-", "literal")):
-            path += f".{part}" if path else str(part)
+            # A key that is not a plain name (a newline, a space) is quoted, so the message stays one line.
+            name = str(part) if str(part).isidentifier() else repr(part)
+            path += f".{name}" if path else name
     return path or "(top level)"
 
 
@@ -233,6 +248,8 @@ def validate_settings(raw: Any, where: str = "settings") -> Settings:
     raw = {key: ({} if value is None else value) for key, value in raw.items()}
     try:
         return Settings.model_validate(raw)
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to be a config file") from None
     except ValidationError as error:
         first = error.errors()[0]
         raise ConfigError(f"{where}: {_error_line(first)}") from None
@@ -265,6 +282,8 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
         raise ConfigError(f"{shown}: {problem}{where}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{shown}: cannot read: {error}") from None
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise ConfigError(f"{shown}: nested too deeply to be a config file") from None
     return validate_settings(raw, shown)
 
 

@@ -1,20 +1,29 @@
 """The root of the `starbattle` command. Each command module adds its commands to `app`.
 
 Bad input of any kind surfaces as an InputError; `main` prints its one line and exits with status 2, so a
-user never sees a traceback for a mistake of theirs.
+user never sees a traceback for a mistake of theirs. The same goes for the database failing under a command (a
+damaged or locked file) and for a stop from outside: Ctrl-C and SIGTERM end a command with one line (status 130 or
+143) after its `finally` blocks have run, so a Prefect server it started is stopped too.
 """
 
 from __future__ import annotations
 
+import itertools
+import signal
 import sys
-from typing import NoReturn
+from importlib.metadata import PackageNotFoundError, version
+from types import FrameType
+from typing import Any, NoReturn
 
 import typer
 
 # Typer ships its own copy of click; its usage errors are these classes, not the ones of the click package.
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.core import TyperOption
 
 from starbattle_core.puzzle import InputError
+
+from .puzzle_input import printable
 
 app = typer.Typer(
     name="starbattle",
@@ -26,11 +35,83 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+_display_type = TyperOption.display_type_rich
+
+
+def _flag_display_type(option: TyperOption, ctx: Any) -> str | None:
+    # Typer 0.29 labels a flag `<bool>` in --help, as if it took a value (`--json true` then fails): a flag shows none.
+    return None if option.is_flag else _display_type(option, ctx)
+
+
+TyperOption.display_type_rich = _flag_display_type  # type: ignore[method-assign,assignment]
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        try:
+            number = version("starbattle")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        print(f"starbattle {number}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print the version and exit."
+    ),
+) -> None:
+    """Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline."""
+
+
 # Command modules register themselves on `app` when imported; they import `app` from here.
 from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site  # noqa: E402,F401
 
+# The signal that stopped the command. Typer turns the KeyboardInterrupt raised for it into a plain status 130, so
+# the handler notes the signal for `main` to report.
+_stopped_by: list[int] = []
+STOP_MESSAGES = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "stopped (SIGTERM)"}
+
+
+def _stop(signum: int, _frame: FrameType | None) -> None:
+    """SIGINT and SIGTERM: raise KeyboardInterrupt wherever the main thread is, so the command unwinds through its
+    `finally` blocks (stopping a Prefect server it started) before `main` prints one line."""
+    _stopped_by.append(signum)
+    raise KeyboardInterrupt
+
+
+BOOLEAN_WORDS = ("true", "false", "yes", "no", "on", "off", "1", "0")
+
+
+def _flag_given_a_value() -> str | None:
+    """`--json true`: which flag was given a value, as the words a user typed."""
+    args = sys.argv[1:]
+    for before, word in itertools.pairwise(args):
+        if before.startswith("--") and word.lower() in BOOLEAN_WORDS:
+            return (
+                f"{before} is a flag and takes no value: write {before} alone, or leave it out (got '{before} {word}')"
+            )
+    return None
+
+
+def _database_problem(error: Exception) -> str | None:
+    """One line for a database failure under a command, when the pipeline's database module is in use."""
+    db = sys.modules.get("flows.db")
+    return None if db is None else db.database_problem(error)
+
 
 def main() -> None:
+    previous = {signum: signal.signal(signum, _stop) for signum in STOP_MESSAGES}
+    _stopped_by.clear()
+    try:
+        _main()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _main() -> NoReturn:
     try:
         # standalone_mode=False lets usage mistakes (a missing argument, `--size abc`) reach us as exceptions,
         # so they get the same one-line answer as bad puzzles instead of click's multi-line panel.
@@ -42,13 +123,26 @@ def main() -> None:
         raise SystemExit(0) from None
     except UsageError as error:
         where = f"{error.ctx.command_path}: " if error.ctx is not None else ""
-        _fail(f"{where}{error.format_message()}")
+        message = error.format_message()
+        if "unexpected extra argument" in message:
+            message = _flag_given_a_value() or message
+        _fail(f"{where}{message}")
     except typer.Abort:
         _fail("aborted")
+    except KeyboardInterrupt:  # raised by a command itself, or before Typer took over
+        if not _stopped_by:
+            _stopped_by.append(signal.SIGINT)
+    except Exception as error:
+        problem = _database_problem(error)
+        if problem is None:
+            raise
+        _fail(problem)
+    if _stopped_by:
+        _fail(STOP_MESSAGES[signal.Signals(_stopped_by[0])], status=128 + _stopped_by[0])
     # Commands signal their own status (verify's 1 for "not unique") by returning or raising SystemExit.
     raise SystemExit(result if isinstance(result, int) else 0)
 
 
-def _fail(message: str) -> NoReturn:
-    print(f"error: {' '.join(message.split())}", file=sys.stderr)
-    raise SystemExit(2)
+def _fail(message: str, status: int = 2) -> NoReturn:
+    print(f"error: {printable(message)}", file=sys.stderr)
+    raise SystemExit(status)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import typer
 
 from starbattle_core.counter import CountResult, count_solutions
@@ -18,7 +19,23 @@ from starbattle_core.puzzle import Cells, InputError, cells_to_coords
 from starbattle_core.render import render_board
 
 from .app import app
-from .puzzle_input import PATH_HELP, STARS_HELP, load_puzzles, plain_terminal, puzzle_label
+from .puzzle_input import (
+    PATH_HELP,
+    STARS_HELP,
+    TIMEOUT_HELP,
+    check_timeout,
+    deadline,
+    load_puzzles,
+    plain_terminal,
+    puzzle_label,
+)
+
+# `solve --limit` keeps every solution it finds (the counter's memo of completions holds them): about 550 bytes
+# each on a 10x10 board, so this many cost some 55 MB; a count past it is not a job for `solve`.
+MAX_LIMIT = 100_000
+# `layouts sample` draws this many layouts at a time from one generator: the same layouts as one call (numpy's
+# bounded draws consume the generator in order), in bounded memory whatever -n is.
+SAMPLE_CHUNK = 1 << 15
 
 layouts_app = typer.Typer(
     help="Count or sample full star layouts (K per row and column, none touching).", no_args_is_help=True
@@ -46,15 +63,19 @@ def verify(
         False, "--json", help="One JSON object per puzzle: id, count, exact, solution, ms, nodes."
     ),
     stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
+    timeout: float = typer.Option(0, "--timeout", help=TIMEOUT_HELP),
 ) -> None:
     """Prove whether every puzzle in the file has exactly one solution.
 
-    Exit status: 0 when every puzzle is unique (and matches the file's solution), 1 otherwise, 2 on bad input.
+    Exit status: 0 when every puzzle is unique (and matches the file's solution), 1 otherwise, 2 on bad input or
+    a puzzle past --timeout.
     """
+    check_timeout(timeout)
     puzzles = load_puzzles(path, stars)
     failures = 0
     for index, puzzle in enumerate(puzzles, 1):
-        result = count_solutions(puzzle, limit=2)
+        with deadline(timeout, puzzle_label(puzzle, index)):
+            result = count_solutions(puzzle, limit=2)
         unique = result.count == 1 and result.exact
         found = result.solutions[0] if result.solutions else None
         # A file's solution is checked against the rules on reading; a unique count must land on it.
@@ -88,25 +109,28 @@ def verify(
 @app.command()
 def solve(
     path: str = typer.Argument(..., help=PATH_HELP),
-    limit: int = typer.Option(2, "--limit", help="Stop counting after this many solutions."),
+    limit: int = typer.Option(2, "--limit", help=f"Stop counting after this many solutions (at most {MAX_LIMIT:,})."),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per puzzle: id, count, exact, solutions, ms, nodes."
     ),
     letters: bool = typer.Option(False, "--letters", help="Show region letters in the cells without a star."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Draw with ASCII characters only."),
     stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
+    timeout: float = typer.Option(0, "--timeout", help=TIMEOUT_HELP),
 ) -> None:
     """Solve every puzzle in the file: the board with its stars, the solution count and the time.
 
-    Exit status 0 when every puzzle has a solution, 1 when some has none, 2 on bad input.
+    Exit status 0 when every puzzle has a solution, 1 when some has none, 2 on bad input or a puzzle past --timeout.
     """
-    if limit < 1:
-        raise InputError(f"--limit must be at least 1, not {limit}")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InputError(f"--limit must be between 1 and {MAX_LIMIT:,} (every solution found is kept), not {limit:,}")
+    check_timeout(timeout)
     puzzles = load_puzzles(path, stars)
     plain = ascii_only or plain_terminal()
     unsolved = 0
     for index, puzzle in enumerate(puzzles, 1):
-        result = count_solutions(puzzle, limit=limit)
+        with deadline(timeout, puzzle_label(puzzle, index)):
+            result = count_solutions(puzzle, limit=limit)
         unsolved += result.count == 0
         if as_json:
             record = {
@@ -157,12 +181,16 @@ def layouts_sample(
     """Draw layouts exactly uniformly at random, seeded, and show each as a small star picture."""
     if count < 0:
         raise InputError(f"-n must be at least 0, not {count}")
+    if seed < 0:
+        raise InputError(f"--seed must be at least 0, not {seed}")
     if count_layouts(size, stars) == 0:
         raise InputError(f"no layout exists for a {size}x{size} board with {stars} stars per row and column")
     plain = ascii_only or plain_terminal()
-    for number, rows in enumerate(sample_layouts(size, stars, count, seed), 1):
-        cells = layout_to_cells(rows)
-        if as_json:
-            typer.echo(json.dumps({"size": size, "stars": stars, "seed": seed, "cells": _coords(cells, size)}))
-        else:
-            typer.echo(("\n" if number > 1 else "") + _layout_picture(cells, size, plain))
+    rng = np.random.default_rng(seed)
+    for start in range(0, count, SAMPLE_CHUNK):
+        for number, rows in enumerate(sample_layouts(size, stars, min(SAMPLE_CHUNK, count - start), rng), start + 1):
+            cells = layout_to_cells(rows)
+            if as_json:
+                typer.echo(json.dumps({"size": size, "stars": stars, "seed": seed, "cells": _coords(cells, size)}))
+            else:
+                typer.echo(("\n" if number > 1 else "") + _layout_picture(cells, size, plain))

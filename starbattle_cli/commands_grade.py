@@ -17,7 +17,21 @@ from starbattle_core.grader import grade as grade_puzzle
 from starbattle_core.puzzle import Puzzle
 
 from .app import app
-from .puzzle_input import PATH_HELP, STARS_HELP, load_puzzles, plain_terminal, puzzle_label
+from .puzzle_input import (
+    PATH_HELP,
+    STARS_HELP,
+    TIMEOUT_HELP,
+    check_timeout,
+    deadline,
+    load_puzzles,
+    plain_terminal,
+    printable_puzzle,
+    puzzle_label,
+)
+
+# Seconds `grade` gives one puzzle unless told otherwise: the hardest real boards grade in a few seconds, while a
+# board with many solutions can keep the grader busy for minutes (and a gigabyte) before it gets stuck anyway.
+GRADE_TIMEOUT = 60.0
 
 
 def _grading() -> GradingConfig:
@@ -36,7 +50,8 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
         "stars": puzzle.stars,
         "solved": result.solved,
         "difficulty": result.difficulty,
-        "band": result.band,
+        # A board the grader could not solve has no band: its difficulty is only where the grader stopped.
+        "band": result.band if result.solved else None,
         "steps": len(result.steps),
         "hardest": None
         if hardest is None
@@ -66,22 +81,42 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
     }
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def fun_in_words(result: Grade) -> list[str]:
+    """The fun score and where its points come from, in words: a heading and one line per part of the experience
+    score (climax, a-ha moments, follow-ups, grind)."""
+    fun = result.experience
+    return [
+        f"fun {fun.fun:g} of 100:",
+        f"  {fun.climax_points:g} points: the hardest step comes {fun.climax:.0%} of the way in",
+        f"  {fun.aha_points:g} points: {_plural(fun.aha, 'a-ha moment')}",
+        f"  {fun.follow_up_points:g} points: {fun.follow_up:.0%} of the steps are quick follow-ups",
+        f"  {fun.grind_points:g} points: the longest grind is {_plural(fun.grind, 'hard step')} in a row",
+    ]
+
+
 @app.command()
 def grade(
     path: str = typer.Argument(..., help=PATH_HELP),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per puzzle."),
     max_cost: int | None = typer.Option(None, "--max-cost", min=1, help="Use only techniques costing at most this."),
     stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
+    timeout: float = typer.Option(GRADE_TIMEOUT, "--timeout", help=TIMEOUT_HELP),
 ) -> None:
     """Grade every puzzle: difficulty, band, solved or stuck, steps, the hardest step, and the fun score.
 
-    Exit status: 0 when every puzzle was solved, 1 when some got stuck, 2 on bad input.
+    Exit status: 0 when every puzzle was solved, 1 when some got stuck, 2 on bad input or a puzzle past --timeout.
     """
+    check_timeout(timeout)
     puzzles = load_puzzles(path, stars)
     config = _grading()
     stuck = 0
     for index, puzzle in enumerate(puzzles, 1):
-        result = grade_puzzle(puzzle, config, max_cost=max_cost)
+        with deadline(timeout, puzzle_label(puzzle, index)):
+            result = grade_puzzle(puzzle, config, max_cost=max_cost)
         stuck += not result.solved
         summary = _summary(puzzle, index, result)
         if as_json:
@@ -96,14 +131,12 @@ def grade(
             if hardest is None
             else f"{hardest['technique']} ({hardest['code']}, cost {hardest['cost']}) at step {hardest['step']}"
         )
-        fun = result.experience
+        band = f"band {result.band}" if result.solved else "no band (not solved)"
         print(f"{summary['id']}: {puzzle.size}x{puzzle.size} {puzzle.game}, {puzzle.stars} per unit")
-        print(f"  {outcome} in {len(result.steps)} steps; difficulty {result.difficulty}, band {result.band}")
-        print(f"  hardest: {hardest_text}, climax {fun.climax:.0%} of the way")
-        print(
-            f"  fun {fun.fun:g}/100: climax {fun.climax_points:g}, a-ha x{fun.aha} {fun.aha_points:g}, "
-            f"follow-ups {fun.follow_up:.0%} {fun.follow_up_points:g}, grind {fun.grind} {fun.grind_points:g}"
-        )
+        print(f"  {outcome} in {len(result.steps)} steps; difficulty {result.difficulty}, {band}")
+        print(f"  hardest: {hardest_text}, climax {result.experience.climax:.0%} of the way")
+        for line in fun_in_words(result):
+            print(f"  {line}")
     raise typer.Exit(1 if stuck else 0)
 
 
@@ -127,4 +160,4 @@ def explain(
         else:
             if index > 1:
                 print()
-            print(walkthrough_text(puzzle, result, config, ascii=ascii), end="")
+            print(walkthrough_text(printable_puzzle(puzzle), result, config, ascii=ascii), end="")

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -271,26 +269,12 @@ def serve() -> None:
 def ui() -> None:
     """Start the Prefect UI on 127.0.0.1 with the project's Prefect home (runs past and present)."""
     from flows.environment import prepare_prefect
-    from flows.server import dashboard_url, healthy, server_command
+    from flows.server import run_dashboard
     from flows.settings import load_settings
 
     settings = load_settings()
-    home = prepare_prefect(settings, quiet=False)
-    url = dashboard_url(settings)
-    if healthy(f"{url}/api"):
-        typer.echo(f"the dashboard is already running: {url}")
-        return
-    server = subprocess.Popen(server_command(settings.pipeline.ui_port))
-    try:
-        while not healthy(f"{url}/api"):
-            if server.poll() is not None:
-                raise typer.Exit(server.returncode or 1)
-            time.sleep(0.25)
-        typer.echo(f"dashboard: {url}  (Prefect home {home}; Ctrl-C stops it)")
-        server.wait()
-    except KeyboardInterrupt:
-        server.terminate()
-        server.wait()
+    prepare_prefect(settings, quiet=False)
+    run_dashboard(settings, typer.echo)
 
 
 # --- reading the database ----------------------------------------------------------------------------------------

@@ -2,25 +2,82 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 
 from starbattle_core.formats import read_puzzles
 from starbattle_core.puzzle import InputError, Puzzle
 
 PATH_HELP = "A puzzle file (JSON Lines, JSON, puzz.link URLs or text pictures), or - for standard input."
 STARS_HELP = "Stars per unit for text pictures that do not say (a 'stars: K' line)."
+# The commands hold every puzzle of a file in memory (about 1 KB each) so that bad input stops them before any
+# output; the shared data's largest file has 1,020.
+MAX_PUZZLES = 100_000
+TIMEOUT_HELP = "Seconds allowed per puzzle; past them the command stops with one line and status 2 (0: no limit)."
+
+
+def printable(text: str) -> str:
+    """Text safe to print on a terminal: control characters (an escape sequence in a puzzle's id could clear the
+    screen or set the title) are shown as escapes, and all whitespace becomes single spaces."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in " ".join(text.split()))
+
+
+class OutOfTime(InputError):
+    """A puzzle that takes longer than the command's --timeout; the CLI prints the line and exits with status 2."""
+
+
+@contextmanager
+def deadline(seconds: float, what: str) -> Iterator[None]:
+    """Stop the work inside the block after `seconds` (0: no limit) with OutOfTime naming `what`.
+
+    A SIGALRM timer: the solver and the grader are plain Python loops, which the signal interrupts between two
+    steps, so nothing in the engine has to poll a clock."""
+    if seconds <= 0:
+        yield
+        return
+
+    def expire(_signum: int, _frame: FrameType | None) -> None:
+        raise OutOfTime(f"{what}: not finished within {seconds:g} s (--timeout)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def check_timeout(seconds: float) -> float:
+    if seconds < 0:
+        raise InputError(f"--timeout must be at least 0 (0: no limit), not {seconds:g}")
+    return seconds
 
 
 def load_puzzles(path: str, stars: int | None) -> list[Puzzle]:
-    puzzles = list(read_puzzles(path, stars=stars))
+    """Every puzzle of the file, all read and checked before any is worked on; at most MAX_PUZZLES of them."""
+    puzzles = list(itertools.islice(read_puzzles(path, stars=stars), MAX_PUZZLES + 1))
     if not puzzles:
         raise InputError(f"{path}: no puzzle in it")
+    if len(puzzles) > MAX_PUZZLES:
+        raise InputError(f"{path}: more than {MAX_PUZZLES:,} puzzles, the most one command reads (split the file)")
     return puzzles
 
 
 def puzzle_label(puzzle: Puzzle, index: int) -> str:
-    # An id is printed on one line of its own, whatever whitespace it holds.
-    return " ".join(puzzle.id.split()) if puzzle.id is not None else f"#{index}"
+    """How output names a puzzle: its id on one line, control characters escaped (an escape sequence in an id
+    would otherwise clear the screen or set the terminal's title, even through a pipe), or #N."""
+    return printable(puzzle.id) if puzzle.id is not None else f"#{index}"
+
+
+def printable_puzzle(puzzle: Puzzle) -> Puzzle:
+    """The puzzle with its id made safe to print, for code that prints `puzzle.id` itself (the walkthrough)."""
+    return puzzle if puzzle.id is None else dataclasses.replace(puzzle, id=printable(puzzle.id))
 
 
 def plain_terminal() -> bool:

@@ -14,11 +14,18 @@ Whatever symbols or ints the input uses, regions are numbered 0..N-1 in reading 
 shared data's letters already are), so equal boards read from different formats are equal Puzzles.
 
 Every reader raises PuzzleError with a one-line message that says where the problem is (the line of the file,
-the row and column of the grid, the region's own symbol).
+the row and column of the grid, the region's own symbol). Nothing is guessed: a JSON key the reader does not know is
+an error naming the closest known key, and a board must say its star count (``stars``), except the Meowdoku form
+and Queens boards (``"game": "queens"``), which have one star per unit by definition. The Meowdoku form (``regionMap``,
+``cats``/``crosses``, a flat region list or a solution given as one column per row) is a Queens board unless it says
+otherwise. Inputs are bounded: a file larger than MAX_INPUT_BYTES is refused before it is parsed.
 """
 
 from __future__ import annotations
 
+import difflib
+import io
+import itertools
 import json
 import math
 import os
@@ -26,7 +33,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeGuard
 
-from .puzzle import Cells, InputError, Puzzle, PuzzleError, cells_to_coords, solution_problems
+from .puzzle import GAMES, Cells, InputError, Puzzle, PuzzleError, cell_name, cells_to_coords, solution_problems
 from .puzzlink import puzzle_from_puzzlink, puzzle_to_puzzlink
 from .region_map import puzzle_from_symbols
 from .text_picture import puzzle_from_text, puzzle_to_text, puzzles_from_text
@@ -46,6 +53,32 @@ __all__ = [
 REGION_KEYS = ("regions", "regionMap")
 STAR_GIVEN_KEYS = ("given_stars", "cats", "givenCats")
 EMPTY_GIVEN_KEYS = ("given_empty", "crosses", "givenCrosses")
+MEOWDOKU_KEYS = ("regionMap", "cats", "givenCats", "crosses", "givenCrosses")
+PUZZLE_KEYS = ("id", "name", "game", "size", "stars", "solution", *REGION_KEYS, *STAR_GIVEN_KEYS, *EMPTY_GIVEN_KEYS)
+# What the shared data and this project's own output (generate --json, show --json, export) write beside the board:
+# read and set aside, so a board printed by one command can be read by the next.
+DESCRIPTION_KEYS = (
+    "label",
+    "source",
+    "license",
+    "band",
+    "difficulty",
+    "fun",
+    "looks",
+    "seed",
+    "version",
+    "solver_version",
+    "generator_version",
+    "repair_rounds",
+    "tune_rounds",
+    "counters",
+    "date",
+    "slot",
+)
+KNOWN_KEYS = (*PUZZLE_KEYS, *DESCRIPTION_KEYS)
+# A puzzle file is at most this big: every board the project reads is far smaller (the largest shared file is under
+# 1 MB), and reading costs several times the input's size in memory and a minute or more for the biggest.
+MAX_INPUT_BYTES = 8 * 1024 * 1024
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -62,6 +95,27 @@ def _show(value: Any) -> str:
     """A JSON value, shortened for a one-line message."""
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_keys(obj: dict[str, Any]) -> None:
+    for key in obj:
+        if key not in KNOWN_KEYS:
+            # Compared without case, so "Game" points to "game" rather than to "name".
+            lowered = {known.lower(): known for known in KNOWN_KEYS}
+            close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
+            hint = f" (did you mean {lowered[close[0]]!r}?)" if close else f" (known: {', '.join(PUZZLE_KEYS)})"
+            raise PuzzleError(f"unknown key {_show(key)}{hint}")
+
+
+def _is_meowdoku(obj: dict[str, Any]) -> bool:
+    """Whether the object is in the Meowdoku solver's form, whose boards are Queens boards (one cat per unit)."""
+    regions = obj.get("regions")
+    solution = obj.get("solution")
+    return (
+        any(key in obj for key in MEOWDOKU_KEYS)
+        or (isinstance(regions, list) and bool(regions) and all(_is_int(x) for x in regions))
+        or (isinstance(solution, list) and bool(solution) and all(_is_int(x) for x in solution))
+    )
 
 
 def _one_of(obj: dict[str, Any], keys: Sequence[str]) -> tuple[str | None, Any]:
@@ -133,12 +187,23 @@ def _solution(value: Any, size: int, stars: int) -> Cells:
 
     The forms cannot be confused: cell pairs number size * stars, column lists number size, and with one star
     the column form holds plain ints."""
+    coords: list[tuple[int, int]] | None = None
     if isinstance(value, list) and len(value) == size:
         if stars == 1 and all(_is_int(x) for x in value):
-            return _mask(_coords([[r, c] for r, c in enumerate(value)], "solution", size), size)
-        if stars > 1 and all(isinstance(x, list) and len(x) == stars and all(_is_int(c) for c in x) for x in value):
-            return _mask(_coords([[r, c] for r, row in enumerate(value) for c in row], "solution", size), size)
-    return _mask(_coords(value, "solution", size), size)
+            coords = _coords([[r, c] for r, c in enumerate(value)], "solution", size)
+        elif stars > 1 and all(isinstance(x, list) and len(x) == stars and all(_is_int(c) for c in x) for x in value):
+            coords = _coords([[r, c] for r, row in enumerate(value) for c in row], "solution", size)
+    if coords is None:
+        coords = _coords(value, "solution", size)
+    first: dict[tuple[int, int], int] = {}
+    for i, rc in enumerate(coords):
+        if rc in first:
+            # A star listed twice would vanish into the set of cells and let a short list pass as complete.
+            raise PuzzleError(
+                f"the solution lists {cell_name(rc[0] * size + rc[1], size)} twice (items {first[rc] + 1} and {i + 1})"
+            )
+        first[rc] = i
+    return _mask(coords, size)
 
 
 def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
@@ -165,6 +230,7 @@ def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
     try:
         if not isinstance(obj, dict):
             raise PuzzleError(f"expected a JSON object with 'regions', got {_show(obj)}")
+        _check_keys(obj)
         size_value = obj.get("size")
         size = None if size_value is None else _whole_number(size_value, "size")
         key, value = _one_of(obj, REGION_KEYS)
@@ -174,11 +240,21 @@ def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
         n = len(grid)
         if size is not None and size != n:
             raise PuzzleError(f"size {size} disagrees with '{key}', which has {n} rows")
-        stars = _whole_number(obj.get("stars", 1), "stars")
-        game = obj.get("game", "starbattle")
+        stars_value = obj.get("stars")
+        meowdoku = _is_meowdoku(obj)
+        game = obj.get("game", "queens" if meowdoku and stars_value in (None, 1) else "starbattle")
         if not isinstance(game, str):
             raise PuzzleError(f"game {_show(game)} is not a name")
+        if game not in GAMES:
+            raise PuzzleError(f"unknown game {game[:30]!r}: expected one of {', '.join(GAMES)}")
+        if stars_value is None and game != "queens":
+            raise PuzzleError(
+                'missing \'stars\' (stars per row, column and region; a Queens board says "game": "queens")'
+            )
+        stars = 1 if stars_value is None else _whole_number(stars_value, "stars")
         ident = obj.get("id", obj.get("name"))
+        if ident is not None and not isinstance(ident, str) and not _is_int(ident):
+            raise PuzzleError(f"id {_show(ident)} is neither a text nor a whole number")
         given_stars, given_empty = (_given(obj, keys, n) for keys in (STAR_GIVEN_KEYS, EMPTY_GIVEN_KEYS))
         solution = None if obj.get("solution") is None else _solution(obj["solution"], n, stars)
         puzzle = puzzle_from_symbols(
@@ -196,6 +272,10 @@ def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
             if problems:
                 raise PuzzleError(f"the solution does not fit: {problems[0]}")
         return puzzle
+    except RecursionError:
+        # json.loads accepts nesting deeper than the checks here can walk (a message showing the value recurses).
+        error = PuzzleError("a value is nested too deeply")
+        raise PuzzleError(f"{where}: {error}" if where else str(error)) from None
     except PuzzleError as error:
         raise PuzzleError(f"{where}: {error}" if where else str(error)) from None
 
@@ -248,21 +328,22 @@ def parse_puzzles(content: str | bytes, name: str = "input", *, stars: int | Non
     ...
     starbattle_core.puzzle.PuzzleError: day.jsonl line 2: 'regions' must be a non-empty list of rows
     """
+    if len(content) > MAX_INPUT_BYTES:
+        raise InputError(f"{name}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB, the limit for a puzzle file")
     if isinstance(content, bytes):
         try:
             content = content.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise PuzzleError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
     # Lines end at \n (or \r\n, \r) only: JSON strings may hold other Unicode line separators.
-    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    filled = [(number, line.strip()) for number, line in enumerate(lines, 1) if line.strip()]
-    if not filled:
+    content = content.replace("\r\n", "\n").replace("\r", "\n")
+    first = next(_filled_lines(content), None)
+    if first is None:
         raise PuzzleError(f"{name}: no puzzle in it (the input is empty)")
-    first = filled[0][1]
-    if first.startswith(("{", "[")):
-        yield from _parse_json_text(content, filled, name)
-    elif all(_is_url(line) for _, line in filled if not line.startswith("#")):
-        for number, line in filled:
+    if first[1].startswith(("{", "[")):
+        yield from _parse_json_text(content, name)
+    elif all(_is_url(line) for _, line in _filled_lines(content) if not line.startswith("#")):
+        for number, line in _filled_lines(content):
             if not line.startswith("#"):
                 try:
                     yield puzzle_from_puzzlink(line)
@@ -272,7 +353,16 @@ def parse_puzzles(content: str | bytes, name: str = "input", *, stars: int | Non
         yield from puzzles_from_text(content, name, stars=stars)
 
 
-def _parse_json_text(content: str, filled: list[tuple[int, str]], name: str) -> Iterator[Puzzle]:
+def _filled_lines(content: str) -> Iterator[tuple[int, str]]:
+    """(line number, stripped text) of every line that is not blank, one at a time: a list of every line of a big
+    file would cost many times its size."""
+    for number, raw in enumerate(io.StringIO(content, newline="\n"), 1):
+        line = raw.strip()
+        if line:
+            yield number, line
+
+
+def _parse_json_text(content: str, name: str) -> Iterator[Puzzle]:
     whole_ok = True
     try:
         whole = json.loads(content)
@@ -284,11 +374,11 @@ def _parse_json_text(content: str, filled: list[tuple[int, str]], name: str) -> 
         if not whole:
             raise PuzzleError(f"{name}: the JSON array holds no puzzle")
         return
-    if whole_ok and len(filled) > 1:
+    if whole_ok and sum(1 for _ in itertools.islice(_filled_lines(content), 2)) > 1:
         # One object spread over several lines (a pretty-printed file).
         yield puzzle_from_json(whole, where=name)
         return
-    for number, line in filled:
+    for number, line in _filled_lines(content):
         where = f"{name} line {number}"
         yield puzzle_from_json(_json_value(line, where), where=where)
 
@@ -310,12 +400,12 @@ def read_puzzles(source: str | os.PathLike[str], *, stars: int | None = None) ->
     content: str | bytes
     if source == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test may swap in a text-only stream
-        content = stream.read()
+        content = stream.read(MAX_INPUT_BYTES + 1)  # one byte over the limit tells a file that is too big
         name = "<stdin>"
     else:
         try:
             with open(source, "rb") as handle:
-                content = handle.read()
+                content = handle.read(MAX_INPUT_BYTES + 1)
         except OSError as error:
             raise InputError(f"cannot read {source}: {error.strerror or error}") from None
         name = str(source)

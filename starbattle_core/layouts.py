@@ -155,6 +155,8 @@ def sample_layouts(size: int, stars: int, count: int, seed_or_rng: int | np.rand
         raise InputError(f"layout sample count {count!r} must be a whole number >= 0")
     if seed_or_rng is None or isinstance(seed_or_rng, bool):
         raise InputError("layout sampling needs a seed (an int) or a numpy Generator: every draw is seeded")
+    if isinstance(seed_or_rng, (int, np.integer)) and seed_or_rng < 0:
+        raise InputError(f"layout sampling seed {seed_or_rng} must be a whole number >= 0 (numpy seeds are)")
     rng = np.random.default_rng(seed_or_rng)
     indices = rng.integers(0, tables.total, size=count, dtype=np.int64)
     out = np.empty((count, size), dtype=np.uint32)

@@ -5,6 +5,10 @@ cells, row by row, left to right), then the horizontal borders (between vertical
 row), each list packed five bits to a base-32 digit (0-9a-v), most significant bit first, the last digit padded
 with zero bits. A region is a 4-connected piece of cells that no border separates. The same URL works on
 puzz.link, pzv.jp (`p.html?`) and the pzprxs mirrors; only the part after `?` matters.
+
+puzz.link has no Queens type: a Queens board is the 1-star Star Battle URL with the fragment `#queens` appended
+(this project's convention). The fragment stays in the browser, so the link still opens the board on puzz.link, and
+reading it back gives a Queens board, not a Star Battle one.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from .puzzle import MAX_SIZE, Puzzle, PuzzleError
 
 DIGITS = "0123456789abcdefghijklmnopqrstuv"
 URL_PREFIX = "https://puzz.link/p?starbattle"
+QUEENS_FRAGMENT = "queens"
 
 
 def _unpack(text: str, count: int, offset: int, what: str) -> list[bool]:
@@ -50,7 +55,8 @@ def _number(token: str, what: str) -> int:
 
 
 def puzzle_from_puzzlink(url: str, game: str = "starbattle") -> Puzzle:
-    """A puzzle from a puzz.link / pzv.jp / pzprxs Star Battle URL (with or without `http(s)://`).
+    """A puzzle from a puzz.link / pzv.jp / pzprxs Star Battle URL (with or without `http(s)://`); the fragment
+    `#queens` makes it a Queens board, any other fragment is an error (never silently dropped).
 
     >>> puzzle_from_puzzlink("https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou").region_rows()[0]
     'AAABBB'
@@ -58,7 +64,12 @@ def puzzle_from_puzzlink(url: str, game: str = "starbattle") -> Puzzle:
     text = url.strip()
     if "?" not in text:
         raise PuzzleError(f"not a puzz.link URL (no '?'): {text[:60]!r}")
-    fields = text.split("?", 1)[1].split("#", 1)[0].split("/")
+    query, _, fragment = text.split("?", 1)[1].partition("#")
+    if fragment:
+        if fragment.lower() != QUEENS_FRAGMENT:
+            raise PuzzleError(f"puzz.link URL: unknown fragment {'#' + fragment[:20]!r} (only '#queens' is known)")
+        game = "queens"
+    fields = query.split("/")
     kind = fields[0]
     if kind.lower() != "starbattle":
         raise PuzzleError(f"not a Star Battle URL: the puzzle type is {kind[:30]!r}, expected 'starbattle'")
@@ -127,4 +138,5 @@ def puzzle_to_puzzlink(puzzle: Puzzle) -> str:
     grid = puzzle.region_grid()
     vertical = [grid[r][c] != grid[r][c + 1] for r in range(n) for c in range(n - 1)]
     horizontal = [grid[r][c] != grid[r + 1][c] for r in range(n - 1) for c in range(n)]
-    return f"{URL_PREFIX}/{n}/{n}/{puzzle.stars}/{_pack(vertical)}{_pack(horizontal)}"
+    fragment = f"#{QUEENS_FRAGMENT}" if puzzle.game == "queens" else ""
+    return f"{URL_PREFIX}/{n}/{n}/{puzzle.stars}/{_pack(vertical)}{_pack(horizontal)}{fragment}"

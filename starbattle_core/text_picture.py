@@ -17,10 +17,11 @@ header lines alone in a block apply to the picture that follows.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 
-from .puzzle import Cells, Puzzle, PuzzleError, cell_name, iter_cells, solution_problems
+from .puzzle import GAMES, MAX_SIZE, Cells, Puzzle, PuzzleError, cell_name, iter_cells, layouts_exist, solution_problems
 from .region_map import puzzle_from_symbols
 
 HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s*(.*?)\s*$")
@@ -28,6 +29,9 @@ CELL = re.compile(r"^[Rr]([0-9]{1,6})[Cc]([0-9]{1,6})$")
 NUMBER = re.compile(r"^[0-9]{1,6}$")
 CELL_KEYS = ("given stars", "given empty", "solution")
 KEYS = ("stars", "game", "id", *CELL_KEYS)
+# The longest line a picture can need: a 30-column row of two-digit symbols with generous spacing, or a header
+# naming every cell of a 30x30 board.
+MAX_LINE_CHARS = 8_000
 
 
 def _cells(value: str, key: str, size: int, line: int) -> Cells:
@@ -39,7 +43,11 @@ def _cells(value: str, key: str, size: int, line: int) -> Cells:
         r, c = int(match[1]) - 1, int(match[2]) - 1
         if not (0 <= r < size and 0 <= c < size):
             raise PuzzleError(f"line {line}: {key}: {token} is off the {size}x{size} board")
-        mask |= 1 << (r * size + c)
+        bit = 1 << (r * size + c)
+        if mask & bit:
+            # A cell named twice would vanish into the set and let a short list pass as complete.
+            raise PuzzleError(f"line {line}: {key}: {cell_name(r * size + c, size)} is named twice")
+        mask |= bit
     return mask
 
 
@@ -64,11 +72,21 @@ def _picture(headers: dict[str, tuple[int, str]], rows: list[tuple[int, str]], s
         if not NUMBER.match(value):
             raise PuzzleError(f"line {line}: stars {value[:20]!r} is not a whole number")
         stars = int(value)
+    game_line, game = headers.get("game", (rows[0][0], game))
+    if stars is None and game == "queens":
+        stars = 1
     if stars is None:
         raise PuzzleError(f"line {rows[0][0]}: the picture does not say how many stars (add a line 'stars: K')")
-    game = headers.get("game", (0, game))[1]
-    ident = headers["id"][1] if "id" in headers else None
+    # The star count and the game are checked here, where their header lines are known, not by the Puzzle.
+    stars_line = headers.get("stars", (rows[0][0], ""))[0]
+    if game not in GAMES:
+        raise PuzzleError(f"line {game_line}: unknown game {game[:30]!r}: expected one of {', '.join(GAMES)}")
+    if game == "queens" and stars != 1:
+        raise PuzzleError(f"line {stars_line}: queens has one queen per unit, not {stars}")
     n = len(grid)
+    if n <= MAX_SIZE and not (stars >= 1 and layouts_exist(n, stars)):
+        raise PuzzleError(f"line {stars_line}: no valid layout exists for a {n}x{n} board with {stars} stars per unit")
+    ident = headers["id"][1] if "id" in headers else None
     masks = {key: _cells(value, key, n, line) for key, (line, value) in headers.items() if key in CELL_KEYS}
     puzzle = puzzle_from_symbols(
         grid,
@@ -103,7 +121,11 @@ def puzzles_from_text(
             where = name if message.startswith("line ") else f"{name} line {rows[0][0]}:"
             raise PuzzleError(f"{where} {message}") from None
 
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+    lines = io.StringIO(text.replace("\r\n", "\n").replace("\r", "\n"), newline="\n")
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\n")
+        if len(line) > MAX_LINE_CHARS:
+            raise PuzzleError(f"{name} line {number}: {len(line):,} characters, more than a picture's row can hold")
         stripped = line.strip()
         if stripped.startswith("#"):
             continue
@@ -125,6 +147,11 @@ def puzzles_from_text(
             headers[key] = (number, header[2])
         else:
             rows.append((number, line))
+            if len(rows) > MAX_SIZE:
+                # Checked as the rows come, so a huge picture costs no more than a board can be.
+                raise PuzzleError(
+                    f"{name} line {rows[0][0]}: the picture has more than {MAX_SIZE} rows, the largest board supported"
+                )
     if rows:
         yield finish()
         found = True

@@ -55,7 +55,7 @@ def test_examples_are_real_attributed_and_unique(capsys) -> None:
 
 
 def test_verify_json_fields(capsys, tmp_path) -> None:
-    puzzles = [{"id": "five", "regions": FIVE, "solution": FIVE_ANSWER}, {"regions": TWO_WAYS}]
+    puzzles = [{"id": "five", "regions": FIVE, "stars": 1, "solution": FIVE_ANSWER}, {"regions": TWO_WAYS, "stars": 1}]
     path = write_jsonl(tmp_path / "p.jsonl", puzzles)
     status, out, _ = run(capsys, "verify", path, "--json")
     assert status == 1
@@ -68,13 +68,13 @@ def test_verify_json_fields(capsys, tmp_path) -> None:
 
 
 def test_verify_exit_statuses(capsys, tmp_path) -> None:
-    unique = write_jsonl(tmp_path / "u.jsonl", [{"regions": FIVE}])
+    unique = write_jsonl(tmp_path / "u.jsonl", [{"regions": FIVE, "stars": 1}])
     assert run(capsys, "verify", unique)[0] == 0
-    ambiguous = write_jsonl(tmp_path / "a.jsonl", [{"regions": FIVE}, {"regions": TWO_WAYS}])
+    ambiguous = write_jsonl(tmp_path / "a.jsonl", [{"regions": FIVE, "stars": 1}, {"regions": TWO_WAYS, "stars": 1}])
     status, out, _ = run(capsys, "verify", ambiguous)
     assert status == 1 and "#2: NOT unique: at least 2 solutions" in out and "1 of 2 puzzles unique" in out
     # The only answer's first star forbidden: no solution at all.
-    none = write_jsonl(tmp_path / "n.jsonl", [{"regions": FIVE, "crosses": [[0, 3]]}])
+    none = write_jsonl(tmp_path / "n.jsonl", [{"regions": FIVE, "stars": 1, "crosses": [[0, 3]]}])
     status, out, _ = run(capsys, "verify", none)
     assert status == 1 and "NOT unique: no solution" in out
 
@@ -105,8 +105,8 @@ def test_real_puzzlink_boards_verify_unique(capsys, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('{"regions": ["AAB", "ABB", "CC"]}\n', "line 1: 'regions' row 3, column 1: the row has 2 cells"),
-        ('{"regions": ["AABC", "ABBC", "CDDD", "DDDD"]}\n', "region 'C' is not connected"),
+        ('{"regions": ["AAB", "ABB", "CC"], "stars": 1}\n', "line 1: 'regions' row 3, column 1: the row has 2 cells"),
+        ('{"regions": ["AABC", "ABBC", "CDDD", "DDDD"], "stars": 1}\n', "region 'C' is not connected"),
         ("AAB\n", "line 1: the picture does not say how many stars"),
         ("https://puzz.link/p?starbattle/6/6/1/4ilbhg\n", "line 1: puzz.link URL: border data has 6 characters"),
     ],
@@ -126,7 +126,7 @@ def test_missing_file_and_bad_options_are_status_2(capsys) -> None:
     assert status == 2 and "cannot read /no/such/file.jsonl" in err
     assert_one_line_error(err)
     status, _, err = run(capsys, "solve", str(EXAMPLES), "--limit", "0")
-    assert status == 2 and "--limit must be at least 1" in err
+    assert status == 2 and "--limit must be between 1 and 100,000" in err
     status, _, err = run(capsys, "layouts", "count", "--size", "40", "--stars", "2")
     assert status == 2 and "out of range" in err
     assert_one_line_error(err)
@@ -149,7 +149,7 @@ def test_the_console_script_prints_no_traceback(tmp_path) -> None:
 
 
 def test_solve_shows_the_board_count_and_time(capsys, tmp_path) -> None:
-    path = write_jsonl(tmp_path / "p.jsonl", [{"id": "five", "regions": FIVE}])
+    path = write_jsonl(tmp_path / "p.jsonl", [{"id": "five", "regions": FIVE, "stars": 1}])
     status, out, _ = run(capsys, "solve", path)
     assert status == 0
     assert out.startswith("five: starbattle 5x5, 1 star per unit\n┏")
@@ -159,7 +159,7 @@ def test_solve_shows_the_board_count_and_time(capsys, tmp_path) -> None:
 
 
 def test_solve_limit_and_json(capsys, tmp_path) -> None:
-    path = write_jsonl(tmp_path / "p.jsonl", [{"regions": TWO_WAYS}])
+    path = write_jsonl(tmp_path / "p.jsonl", [{"regions": TWO_WAYS, "stars": 1}])
     status, out, _ = run(capsys, "solve", path, "--limit", "5", "--json")
     record = json.loads(out)
     assert status == 0 and record["count"] == 2 and record["exact"] is True
@@ -172,7 +172,7 @@ def test_solve_limit_and_json(capsys, tmp_path) -> None:
 
 
 def test_solve_status_1_without_solution(capsys, tmp_path) -> None:
-    path = write_jsonl(tmp_path / "p.jsonl", [{"regions": FIVE, "given_empty": [[0, 3]]}])
+    path = write_jsonl(tmp_path / "p.jsonl", [{"regions": FIVE, "stars": 1, "given_empty": [[0, 3]]}])
     status, out, _ = run(capsys, "solve", path)
     assert status == 1 and "no solution" in out and "[×]" in out
 
@@ -205,7 +205,7 @@ def test_layouts_sample_is_seeded_and_valid(capsys) -> None:
 
 def test_json_written_by_solve_reads_back(capsys, tmp_path) -> None:
     """A solved board's JSON (puzzle_to_json with the found solution) verifies as unique."""
-    puzzle = next(read_puzzles(write_jsonl(tmp_path / "p.jsonl", [{"regions": FIVE}])))
+    puzzle = next(read_puzzles(write_jsonl(tmp_path / "p.jsonl", [{"regions": FIVE, "stars": 1}])))
     _, out, _ = run(capsys, "solve", str(tmp_path / "p.jsonl"), "--json")
     solution = sum(1 << (r * 5 + c) for r, c in json.loads(out)["solutions"][0])
     again = write_jsonl(tmp_path / "again.jsonl", [puzzle_to_json(puzzle, solution)])

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import os
+import sqlite3
+import subprocess
+import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -254,3 +258,101 @@ def test_an_unwritable_database_is_one_line_and_writes_nothing(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
     with pytest.raises(InputError, match=r"postgresql://u:\*\*\*@"):
         open_database("postgresql://u:secret@127.0.0.1:1/x")
+
+
+# --- faults: a damaged, a locked, a new database opened by several processes at once -----------------------------
+
+
+def _pipeline_config(tmp_path: Path, url: str) -> Path:
+    config = tmp_path / "starbattle.yaml"
+    config.write_text(f'pipeline:\n  database_url: "{url}"\n  prefect_home: {tmp_path / "prefect"}\n', "utf-8")
+    return config
+
+
+def _starbattle(config: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "from starbattle_cli.app import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "STARBATTLE_CONFIG": str(config)},
+    )
+
+
+def _damage(path: Path) -> None:
+    """Garbage over the middle of a SQLite file big enough to have a middle (the pages of a filler table)."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE filler (x TEXT)")
+        connection.executemany("INSERT INTO filler VALUES (?)", [("x" * 500,) for _ in range(2000)])
+    connection.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 3000] = b"\xde\xad" * 1500
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_database_is_one_line_exit_2_and_nothing_is_written(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.db"
+    open_database(f"sqlite:///{path}").dispose()
+    _damage(path)
+    before = path.read_bytes()
+    config = _pipeline_config(tmp_path, f"sqlite:///{path}")
+    for command in (["show"], ["export"], ["stats"], ["daily", "--date", "2026-12-01"]):
+        done = _starbattle(config, *command)
+        out, err = done.communicate(timeout=120)
+        assert done.returncode == 2 and out == "", (command, out, err)
+        assert err.startswith("error: database sqlite:///") and "the file is damaged" in err, err
+        assert err.count("\n") == 1 and "Traceback" not in err
+    assert path.read_bytes() == before
+
+
+def test_a_locked_database_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from conftest import run_starbattle
+
+    path = tmp_path / "locked.db"
+    open_database(f"sqlite:///{path}").dispose()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        monkeypatch.setattr("flows.db.BUSY_TIMEOUT_SECONDS", 0.5)
+        monkeypatch.setenv("STARBATTLE_CONFIG", str(_pipeline_config(tmp_path, f"sqlite:///{path}")))
+        status, out, err = run_starbattle(capsys, "stats")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert status == 2 and out == ""
+    assert "database is locked" in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_three_processes_create_a_new_database_at_once(tmp_path: Path) -> None:
+    """The first use races: every process checks for the tables, then creates them; none may fail."""
+    for round_number in range(3):
+        path = tmp_path / f"new{round_number}.db"
+        config = _pipeline_config(tmp_path, f"sqlite:///{path}")
+        runs = [_starbattle(config, "stats") for _ in range(3)]
+        for run in runs:
+            out, err = run.communicate(timeout=120)
+            assert run.returncode == 0 and err == "", err
+            assert out.startswith("no runs recorded")
+        tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"layout", "puzzle", "schedule", "run", "attempt", "rejection", "solvepath"} <= tables
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (
+            "postgresql://user:secret@localhost:abc/db",
+            "postgresql://user:***@localhost:abc/db: not a usable URL: its port",
+        ),
+        ("postgresql:user:secret@localhost/db", "'postgresql:user:***@localhost/db' is not a URL"),
+    ],
+)
+def test_a_malformed_url_is_one_line_with_its_password_masked(tmp_path: Path, url: str, message: str) -> None:
+    done = _starbattle(_pipeline_config(tmp_path, url), "stats")
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == 2 and message in err and "secret" not in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err

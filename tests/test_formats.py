@@ -122,12 +122,13 @@ def meowdoku(puzzle: Puzzle) -> dict:
 
 
 def test_meowdoku_forms_read_the_same_board() -> None:
-    reference = puzzle_from_json({"regions": FIVE, "stars": 1, "solution": FIVE_ANSWER})
+    # Meowdoku is Queens (one cat per unit): its form reads as a Queens board, without a 'stars' key.
+    reference = puzzle_from_json({"regions": FIVE, "game": "queens", "solution": FIVE_ANSWER})
     ints = [[ord(ch) - ord("A") for ch in row] for row in FIVE]
     forms = [
         {"regions": ints, "solution": [3, 0, 2, 4, 1]},
         {"regionMap": ints, "size": 5, "solution": [3, 0, 2, 4, 1]},
-        {"regions": ["".join(str(x) for x in row) for row in ints]},
+        {"regionMap": ["".join(str(x) for x in row) for row in ints]},
         {"regions": [x for row in ints for x in row]},  # flat
         {"regionMap": [x for row in ints for x in row], "size": 5, "solution": FIVE_ANSWER},
     ]
@@ -138,19 +139,19 @@ def test_meowdoku_forms_read_the_same_board() -> None:
 
 
 def test_meowdoku_givens_in_every_spelling() -> None:
-    expected = puzzle_from_json({"regions": FIVE, "given_stars": [[0, 3]], "given_empty": [[0, 0], [2, 1]]})
+    expected = puzzle_from_json({"regions": FIVE, "stars": 1, "given_stars": [[0, 3]], "given_empty": [[0, 0], [2, 1]]})
     assert expected.given_stars == 1 << 3 and expected.given_empty == (1 << 0) | (1 << 11)
     for stars_key in ("cats", "givenCats"):
         for empty_key in ("crosses", "givenCrosses"):
-            obj = {"regions": FIVE, stars_key: [{"r": 0, "c": 3}], empty_key: [[0, 0], {"r": 2, "c": 1}]}
+            obj = {"regions": FIVE, "stars": 1, stars_key: [{"r": 0, "c": 3}], empty_key: [[0, 0], {"r": 2, "c": 1}]}
             back = puzzle_from_json(obj)
             assert (back.given_stars, back.given_empty) == (expected.given_stars, expected.given_empty)
 
 
 def test_meowdoku_round_trip_on_the_queens_set() -> None:
     for puzzle in QUEENS:
-        back = puzzle_from_json(meowdoku(puzzle))  # Meowdoku has no game name: a 1-star Star Battle board
-        assert (back.regions, back.stars, back.solution, back.id) == (puzzle.regions, 1, puzzle.solution, puzzle.id)
+        back = puzzle_from_json(meowdoku(puzzle))  # Meowdoku has no game name: its boards are Queens boards
+        assert back == puzzle and (back.solution, back.id) == (puzzle.solution, puzzle.id)
 
 
 def test_solution_as_columns_per_row_with_several_stars() -> None:
@@ -193,7 +194,7 @@ REAL_URLS = [
 def test_pzprjs_test_url_decodes_to_its_board() -> None:
     puzzle = puzzle_from_puzzlink(PZPRJS_URL)
     assert puzzle == puzzle_from_json({"regions": PZPRJS_REGIONS, "stars": 1})
-    assert puzzle_from_json({"regions": PZPRJS_REGIONS, "solution": PZPRJS_ANSWER}).solution is not None
+    assert puzzle_from_json({"regions": PZPRJS_REGIONS, "stars": 1, "solution": PZPRJS_ANSWER}).solution is not None
     assert puzzle_to_puzzlink(puzzle) == PZPRJS_URL
 
 
@@ -248,13 +249,15 @@ def test_format_detection(tmp_path) -> None:
 def test_json_lines_end_only_at_newlines() -> None:
     """A JSON string may hold U+2028 (a line separator to str.splitlines) and stays one line of JSON Lines."""
     text = (
-        json.dumps({"id": "odd\u2028id", "regions": FIVE}, ensure_ascii=False) + "\r\n" + json.dumps({"regions": FIVE})
+        json.dumps({"id": "odd\u2028id", "regions": FIVE, "stars": 1}, ensure_ascii=False)
+        + "\r\n"
+        + json.dumps({"regions": FIVE, "stars": 1})
     )
     assert [p.id for p in parse_puzzles(text)] == ["odd\u2028id", None]
 
 
 def test_text_picture_forms() -> None:
-    reference = puzzle_from_json({"regions": FIVE})
+    reference = puzzle_from_json({"regions": FIVE, "stars": 1})
     assert puzzle_from_text("\n".join(FIVE), stars=1) == reference
     assert puzzle_from_text("# a comment\nstars: 1\n" + "\n".join(FIVE)) == reference
     spaced = "\n".join(" ".join(str(ord(ch) - 65) for ch in row) for row in FIVE)
@@ -272,24 +275,27 @@ def test_stdin_is_read_for_dash(monkeypatch) -> None:
 # --- bad input: one line that names the problem and where it is ------------------------------------------
 
 BAD_JSON = [
-    ({"regions": ["AAB", "ABB", "CC"]}, "'regions' row 3, column 1: the row has 2 cells, expected 3"),
-    ({"regions": ["AABB", "AABB", "CCDD"]}, "3 rows by 4 columns: it must be square"),
-    ({"regions": ["AABC", "ABBC", "CC.D", "CCDD"]}, "'regions' row 3, column 3: unknown symbol '.'"),
+    ({"regions": ["AAB", "ABB", "CC"], "stars": 1}, "'regions' row 3, column 1: the row has 2 cells, expected 3"),
+    ({"regions": ["AABB", "AABB", "CCDD"], "stars": 1}, "3 rows by 4 columns: it must be square"),
+    ({"regions": ["AABC", "ABBC", "CC.D", "CCDD"], "stars": 1}, "'regions' row 3, column 3: unknown symbol '.'"),
     (
-        {"regions": ["AABC", "ABBC", "CDDD", "DDDD"]},
+        {"regions": ["AABC", "ABBC", "CDDD", "DDDD"], "stars": 1},
         "region 'C' is not connected: 'regions' row 1, column 4 and 'regions' row 3, column 1 are in separate pieces",
     ),
-    ({"regions": ["AAAA", "ABBB", "CCBB", "CCBB"]}, "3 regions (A, B, C) on a 4x4 board"),
-    ({"regions": FIVE, "size": 6}, "size 6 disagrees with 'regions', which has 5 rows"),
+    ({"regions": ["AAAA", "ABBB", "CCBB", "CCBB"], "stars": 1}, "3 regions (A, B, C) on a 4x4 board"),
+    ({"regions": FIVE, "stars": 1, "size": 6}, "size 6 disagrees with 'regions', which has 5 rows"),
     ({"regions": FIVE, "stars": 2}, "no valid layout exists for a 5x5 board with 2 stars"),
     ({"regions": FIVE, "stars": 0}, "stars 0 out of range"),
     ({"regions": FIVE, "stars": "2"}, 'stars "2" is not a whole number'),
-    ({"regions": FIVE, "cats": [[0, 9]]}, "'cats' item 1: [0, 9] is off the 5x5 board"),
-    ({"regions": FIVE, "cats": [[0, 0], [1, 1]]}, "given stars R1C1 and R2C2 touch"),
-    ({"regions": FIVE, "cats": [[2, 2]], "crosses": [{"r": 2, "c": 2}]}, "R3C3 is given both as a star and as empty"),
-    ({"regions": FIVE, "cats": [[0, 0]], "givenCats": [[0, 0]]}, "both 'cats' and 'givenCats'"),
-    ({"regions": FIVE, "solution": [0, 1, 2, 3, 4]}, "the solution does not fit: "),
-    ({"regions": FIVE, "solution": [[0, 3], [1, 0]]}, "the solution does not fit: row 3 has 0 stars"),
+    ({"regions": FIVE, "stars": 1, "cats": [[0, 9]]}, "'cats' item 1: [0, 9] is off the 5x5 board"),
+    ({"regions": FIVE, "stars": 1, "cats": [[0, 0], [1, 1]]}, "given stars R1C1 and R2C2 touch"),
+    (
+        {"regions": FIVE, "stars": 1, "cats": [[2, 2]], "crosses": [{"r": 2, "c": 2}]},
+        "R3C3 is given both as a star and as empty",
+    ),
+    ({"regions": FIVE, "stars": 1, "cats": [[0, 0]], "givenCats": [[0, 0]]}, "both 'cats' and 'givenCats'"),
+    ({"regions": FIVE, "stars": 1, "solution": [0, 1, 2, 3, 4]}, "the solution does not fit: "),
+    ({"regions": FIVE, "stars": 1, "solution": [[0, 3], [1, 0]]}, "the solution does not fit: row 3 has 0 stars"),
     ({"regions": FIVE, "game": "chess"}, "unknown game 'chess'"),
     ({"regions": FIVE, "game": "queens", "stars": 2}, "queens has one queen per unit, not 2"),
     ({"regionMap": [0, 0, 1, 1, 2]}, "flat 'regionMap' has 5 cells, not a square number"),
@@ -310,9 +316,12 @@ def test_bad_json_names_problem_and_place(obj, message: str) -> None:
 
 
 BAD_FILES = [
-    ('{"regions": ["AB", "BA"]}\nnot json\n', "bad line 1: "),
-    (json.dumps({"regions": FIVE}) + "\n\n" + '{"regions": 5}\n', "bad line 3: 'regions' must be"),
-    (json.dumps({"regions": FIVE}) + "\n" + '{"regions": [', "bad line 2: not JSON"),
+    ('{"regions": ["AB", "BA"], "stars": 1}\nnot json\n', "bad line 1: "),
+    (
+        json.dumps({"regions": FIVE, "stars": 1}) + "\n\n" + '{"regions": 5, "stars": 1}\n',
+        "bad line 3: 'regions' must be",
+    ),
+    (json.dumps({"regions": FIVE, "stars": 1}) + "\n" + '{"regions": [', "bad line 2: not JSON"),
     ("stars: 1\nAAABC\nAAABC\nAAD#C\nAEDBC\nAEEBB\n", "bad line 4, column 4: unknown symbol '#'"),
     ("stars: 1\nAAABC\nAAABC\nAADBC\nAEDBC\nAEEB\n", "bad line 6, column 1: the row has 4 cells"),
     ("AAABC\nAAABC\nAADBC\nAEDBC\nAEEBB\n", "bad line 1: the picture does not say how many stars"),
@@ -463,7 +472,7 @@ def test_render_draws_borders_exactly_between_regions() -> None:
 
 
 def test_render_marks_givens_and_has_an_ascii_form() -> None:
-    base = puzzle_from_json({"regions": FIVE})
+    base = puzzle_from_json({"regions": FIVE, "stars": 1})
     puzzle = Puzzle(5, 1, base.regions, given_stars=1 << 3, given_empty=1 << 10)
     board = render_board(puzzle, empty=1 << 4, letters=True)
     lines = board.split("\n")
