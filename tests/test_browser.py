@@ -126,7 +126,7 @@ def test_the_page_renders_seven_boards(page: Any, site: Path) -> None:
     for index, board in enumerate(boards):
         assert page.locator(f"#board-{index} .play svg rect.cell").count() == board["size"] ** 2
         assert page.locator(f"#board-{index} .play svg").is_visible()
-        assert page.locator(f"#board-{index} a.puzzlink").get_attribute("href") == board["puzzlink"]
+        assert page.locator(f"#board-{index} .puzzlink a").get_attribute("href") == board["puzzlink"]
     shoot(page, "day")
 
 
@@ -204,6 +204,7 @@ def test_print_view_has_one_board_per_page_and_no_controls(page: Any) -> None:
     page.emulate_media(media="print")
     assert not page.locator("#board-0 .controls").is_visible()
     assert not page.locator("#board-0 details.walkthrough").is_visible()
+    assert not page.locator("#board-0 .puzzlink").is_visible()
     assert page.locator("#board-0 .play svg").is_visible()
     breaks = page.eval_on_selector_all("section.board", "s => s.map(e => getComputedStyle(e).breakAfter)")
     assert breaks == ["page"] * 6 + ["auto"]
