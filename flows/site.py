@@ -149,7 +149,7 @@ def _board_html(index: int, board: ScheduledBoard, record: dict[str, Any]) -> st
 <h2>{html.escape(title)}</h2>
 <p class="scores"><span class="band band-{html.escape(record["band"])}">{html.escape(record["band"])}</span>
 difficulty <b>{record["difficulty"]}</b> · fun <b>{float(record["fun"]):.0f}</b> ·
-{len(steps)} steps · <a class="puzzlink" href="{html.escape(record["puzzlink"])}">play on puzz.link</a></p>
+{len(steps)} steps<span class="puzzlink"> · <a href="{html.escape(record["puzzlink"])}">play on puzz.link</a></span></p>
 <p class="rules">{html.escape(_rules(record))}</p>
 <div class="play">{picture}</div>
 <div class="controls">

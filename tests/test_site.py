@@ -69,7 +69,7 @@ def test_publish_writes_the_day_and_the_archive(capsys: pytest.CaptureFixture[st
 
     page = (out / DAY.isoformat() / "index.html").read_text()
     assert page.count('<section class="board"') == 7 and page.count("<svg") == 7
-    assert page.count('class="puzzlink" href="https://puzz.link/p?') == 7
+    assert page.count('<span class="puzzlink"> · <a href="https://puzz.link/p?') == 7
     # Nothing to fetch: no external script, stylesheet, image or font; the script makes no request.
     assert not re.search(r"<script[^>]* src=|<img|<iframe|rel=\"stylesheet\"|@import|url\((?!#)", page)
     assert "fetch(" not in page and "XMLHttpRequest" not in page and "WebSocket" not in page
