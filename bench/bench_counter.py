@@ -65,12 +65,12 @@ def baseline_count(puzzle: Puzzle, limit: int = 2) -> int:
             regions = [puzzle.regions[r * n + c] for c in cols]
             if any(column_count[c] == k for c in cols):
                 continue
-            for c, g in zip(cols, regions):
+            for c, g in zip(cols, regions, strict=True):
                 column_count[c] += 1
                 region_count[g] += 1
             if all(region_count[g] <= k for g in regions):
                 place(r + 1, cols)
-            for c, g in zip(cols, regions):
+            for c, g in zip(cols, regions, strict=True):
                 column_count[c] -= 1
                 region_count[g] -= 1
             if found >= limit:

@@ -16,6 +16,7 @@ half); and the experience-score parts on the hand-made and published boards.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import random
@@ -30,6 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from starbattle_core.formats import puzzle_from_json  # noqa: E402
 from starbattle_core.grader import SOLVER_VERSION, grade  # noqa: E402
+from starbattle_core.puzzle import Puzzle  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
 FILES = ["starbattle/handmade.jsonl", "starbattle/archive.jsonl", "queens/linkedin.jsonl", "queens/community.jsonl"]
@@ -43,11 +45,11 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def auc(higher: list[int], lower: list[int]) -> float:
     """P(a random board of the harder label scores above a random board of the easier one), ties count half."""
-    wins = sum((h > l) + 0.5 * (h == l) for h in higher for l in lower)
+    wins = sum((hi > lo) + 0.5 * (hi == lo) for hi in higher for lo in lower)
     return wins / (len(higher) * len(lower))
 
 
-def load(name: str, per_group: int | None, max_size: int | None, seed: int) -> list[tuple[dict, object]]:
+def load(name: str, per_group: int | None, max_size: int | None, seed: int) -> list[tuple[dict, Puzzle]]:
     rows = [json.loads(line) for line in (SHARED / name).read_text(encoding="utf-8").splitlines() if line.strip()]
     if max_size:
         rows = [row for row in rows if row["size"] <= max_size]
@@ -62,7 +64,7 @@ def load(name: str, per_group: int | None, max_size: int | None, seed: int) -> l
     return [(row, puzzle_from_json(row, where=f"{name} {row.get('id')}")) for row in rows]
 
 
-def grade_one(job: tuple[str, dict, object]) -> dict:
+def grade_one(job: tuple[str, dict, Puzzle]) -> dict:
     name, row, puzzle = job
     start = time.perf_counter()
     result = grade(puzzle)
@@ -122,7 +124,8 @@ def main() -> None:
 
     print("\nTiming, soundness and completion per group (ms in-process)")
     print(
-        f"{'file':26} {'size':>4} {'K':>2} {'label':7} {'n':>4} {'solved':>7} {'sound':>6} {'median':>8} {'p95':>8} {'max':>8} {'med.diff':>9}"
+        f"{'file':26} {'size':>4} {'K':>2} {'label':7} {'n':>4} {'solved':>7} {'sound':>6} "
+        f"{'median':>8} {'p95':>8} {'max':>8} {'med.diff':>9}"
     )
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in records:
@@ -130,8 +133,9 @@ def main() -> None:
     for (name, size, stars, label), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], str(kv[0][3]))):
         ms = [r["ms"] for r in rows]
         print(
-            f"{name:26} {size:>4} {stars:>2} {label:7} {len(rows):>4} {sum(r['solved'] for r in rows) / len(rows):>7.1%} "
-            f"{sum(r['sound'] for r in rows) / len(rows):>6.0%} {statistics.median(ms):>8.1f} {percentile(ms, 0.95):>8.1f} "
+            f"{name:26} {size:>4} {stars:>2} {label:7} {len(rows):>4} "
+            f"{sum(r['solved'] for r in rows) / len(rows):>7.1%} {sum(r['sound'] for r in rows) / len(rows):>6.0%} "
+            f"{statistics.median(ms):>8.1f} {percentile(ms, 0.95):>8.1f} "
             f"{max(ms):>8.1f} {statistics.median(r['difficulty'] for r in rows):>9.0f}"
         )
     print("\nCompletion per file")
@@ -139,7 +143,8 @@ def main() -> None:
         rows = [r for r in records if r["file"] == name]
         if rows:
             print(
-                f"  {name}: {sum(r['solved'] for r in rows)}/{len(rows)} solved, {sum(r['sound'] for r in rows)}/{len(rows)} sound"
+                f"  {name}: {sum(r['solved'] for r in rows)}/{len(rows)} solved, "
+                f"{sum(r['sound'] for r in rows)}/{len(rows)} sound"
             )
 
     archive = [r for r in records if r["file"] == "starbattle/archive.jsonl"]
@@ -151,12 +156,13 @@ def main() -> None:
                 if r["size"] == size:
                     by_label[r["label"]].append(r["difficulty"])
             labels = sorted(by_label, key=lambda lab: LABEL_ORDER.get(lab, 9))
-            for easier, harder in zip(labels, labels[1:]):
+            for easier, harder in itertools.pairwise(labels):
                 print(
                     f"  {size}x{size}: P({harder} > {easier}) = {auc(by_label[harder], by_label[easier]):.3f}"
-                    f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, {easier} {statistics.median(by_label[easier]):.0f})"
+                    f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, "
+                    f"{easier} {statistics.median(by_label[easier]):.0f})"
                 )
-        bands = defaultdict(lambda: defaultdict(int))
+        bands: defaultdict[tuple[int, str], defaultdict[str, int]] = defaultdict(lambda: defaultdict(int))
         for r in archive:
             bands[(r["size"], r["label"])][r["band"]] += 1
         print(
@@ -175,7 +181,8 @@ def main() -> None:
                 pass_rate = sum(r["fun"] >= 75 for r in rows) / len(rows)
                 print(
                     f"  {name:26} {label:7} n={len(rows):4} fun {mean['fun']:5.1f} (>=75: {pass_rate:4.0%}) climax "
-                    f"{mean['climax']:.2f} (median {statistics.median(r['climax'] for r in rows):.2f}) aha {mean['aha']:.1f} "
+                    f"{mean['climax']:.2f} (median {statistics.median(r['climax'] for r in rows):.2f}) "
+                    f"aha {mean['aha']:.1f} "
                     f"follow-ups {mean['follow_up']:.0%} grind {mean['grind']:.1f}"
                 )
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -28,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 LAYOUT_COUNTS = REPO.parent / "shared" / "docs" / "layout_counts.txt"
 # Boards beyond the golden file. 1-star values are OEIS A002464; the others are this counter's own earlier
 # results (a regression check, not an independent one). 14x14 2-star alone takes about a minute and a half.
-BEYOND_THE_FILE = [
+BEYOND_THE_FILE: list[tuple[int, int, int | None]] = [
     (13, 1, 831_283_558),
     (14, 1, 11_661_506_218),
     (12, 3, 2),
@@ -72,7 +73,7 @@ def golden_counts() -> list[tuple[int, int, int | None]]:
 def bench_counts(boards: list[tuple[int, int, int | None]], repeat: int) -> None:
     total_median = 0.0
     for size, stars, expected in boards:
-        ms, got = timed(lambda: count_layouts(size, stars), repeat)
+        ms, got = timed(partial(count_layouts, size, stars), repeat)
         total_median += float(np.median(ms))
         check = "" if expected is None else ("  ok" if got == expected else f"  MISMATCH, file says {expected:,}")
         print(f"  {size:2}x{size:<2} {stars}-star {got:>18,}  {summary(ms)}{check}")
@@ -81,6 +82,7 @@ def bench_counts(boards: list[tuple[int, int, int | None]], repeat: int) -> None
 
 def bench_bank(repeat: int) -> None:
     ms, bank = timed(lambda: layout_bank(10, 2), repeat)
+    assert isinstance(bank, np.ndarray)
     print(f"  10x10 2-star bank {bank.shape}, {bank.nbytes / 1e6:.1f} MB, tables cold: {summary(ms)}")
     count_layouts(10, 2)
 
@@ -95,8 +97,8 @@ def bench_bank(repeat: int) -> None:
 def bench_sampling(repeat: int) -> None:
     for size, stars in [(10, 2), (11, 2), (12, 1), (14, 3)]:
         count_layouts(size, stars)  # tables warm: this measures drawing, not counting
-        ms, _ = timed(lambda: sample_layouts(size, stars, 10_000, 1), repeat, cold=False)
-        one, _ = timed(lambda: sample_layouts(size, stars, 1, 2), 50, cold=False)
+        ms, _ = timed(partial(sample_layouts, size, stars, 10_000, 1), repeat, cold=False)
+        one, _ = timed(partial(sample_layouts, size, stars, 1, 2), 50, cold=False)
         per_layout = float(np.median(ms)) * 1000 / 10_000
         print(
             f"  {size:2}x{size:<2} {stars}-star: {per_layout:7.1f} us/layout in batches of 10,000;"

@@ -47,7 +47,7 @@ def timed(argv: list[str], config: Path) -> float:
     env = {**os.environ, "STARBATTLE_CONFIG": str(config)}
     env.pop("PREFECT_API_URL", None)
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", ENTRY, *argv], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", ENTRY, *argv], env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - began
     if done.returncode != 0:
         print(done.stdout[-2000:], done.stderr[-2000:], sep="\n", file=sys.stderr)

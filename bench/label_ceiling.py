@@ -80,11 +80,12 @@ def main() -> None:
         if r["file"] == "starbattle/archive.jsonl" and r["solved"]
     ]
     print(
-        f"{'size':>5} {'labels':>16} {'n':>4} {'difficulty':>10} {'nodes':>6} {'refit, order kept':>18} {'free weights':>13}"
+        f"{'size':>5} {'labels':>16} {'n':>4} {'difficulty':>10} {'nodes':>6} "
+        f"{'refit, order kept':>18} {'free weights':>13}"
     )
     for size in sorted({r["size"] for r in records}):
         group = [r for r in records if r["size"] == size]
-        easier, harder_label = sorted({r["label"] for r in group}, key=LABEL_ORDER.get)[-2:]
+        easier, harder_label = sorted({r["label"] for r in group}, key=LABEL_ORDER.__getitem__)[-2:]
         group = [r for r in group if r["label"] in (easier, harder_label)]
         harder = np.array([r["label"] == harder_label for r in group])
         counts = np.zeros((len(group), len(codes)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Sequence
+from collections.abc import Sequence
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 

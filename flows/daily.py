@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
+from uuid import UUID
 
 from prefect import flow, runtime
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
@@ -209,7 +210,10 @@ def backfill(start: str, end: str, force: bool = False, config_path: str | None 
     """Fill every date from `start` to `end` (inclusive), skipping complete dates unless `force`."""
     settings = load_settings(config_path)
     dates = date_range(parse_date(start, "start"), parse_date(end, "end"))
-    progress = create_progress_artifact(progress=0.0, key="backfill-progress", description=f"{start}..{end}")
+    # Prefect types its sync-or-async calls as "result or coroutine"; called from a sync flow, it is the result.
+    progress = cast(
+        UUID, create_progress_artifact(progress=0.0, key="backfill-progress", description=f"{start}..{end}")
+    )
     summary = fill_dates(settings, dates, force, "backfill", progress_id=progress)
     update_progress_artifact(progress, progress=100.0)
     create_table_artifact(

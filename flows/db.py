@@ -32,7 +32,7 @@ RUN_KINDS = ("nightly", "backfill", "manual")
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class Layout(SQLModel, table=True):

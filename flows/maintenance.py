@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+from uuid import UUID
 
 from prefect import flow
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
@@ -31,7 +32,10 @@ def enumerate_layouts(size: int, stars: int, config_path: str | None = None) -> 
     url = load_settings(config_path).pipeline.resolved_database_url()
     if store.stored_layouts(database(url), size, stars) < total:
         bank = enumerate_layout_bank(size, stars)
-        progress = create_progress_artifact(progress=0.0, description=f"layout bank {size}x{size} {stars}-star")
+        # Prefect types its sync-or-async calls as "result or coroutine"; called from a sync flow, it is the result.
+        progress = cast(
+            UUID, create_progress_artifact(progress=0.0, description=f"layout bank {size}x{size} {stars}-star")
+        )
         for start in range(0, len(bank), BANK_BATCH):
             store_layout_batch(url, size, stars, bank[start : start + BANK_BATCH], start)
             update_progress_artifact(progress, progress=100.0 * min(start + BANK_BATCH, len(bank)) / len(bank))

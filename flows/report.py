@@ -5,7 +5,8 @@ No Prefect import. Every number is a built-in int or float (a numpy scalar in an
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from starbattle_core.render import render_board
 
@@ -78,7 +79,5 @@ def board_picture(board: ScheduledBoard, solved: bool = False, ascii: bool = Fal
 
 def boards_markdown(boards: Iterable[ScheduledBoard]) -> str:
     """The day's boards as pictures, for the run's markdown artifact."""
-    parts = []
-    for board in boards:
-        parts.append(f"### {board_title(board)}\n\n```\n{board_picture(board)}\n```\n")
+    parts = [f"### {board_title(board)}\n\n```\n{board_picture(board)}\n```\n" for board in boards]
     return "\n".join(parts) if parts else "No boards published."

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import zoneinfo
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -67,7 +68,7 @@ class SlotConfig(_Strict):
         return band
 
     @model_validator(mode="after")
-    def _generator_accepts(self) -> "SlotConfig":
+    def _generator_accepts(self) -> SlotConfig:
         # The generator's own checks (its size range, for one) apply to every slot it will be asked to fill.
         try:
             self.as_generator_slot()
@@ -133,7 +134,7 @@ class PipelineConfig(_Strict):
         return cron
 
     @model_validator(mode="after")
-    def _url_scheme(self) -> "PipelineConfig":
+    def _url_scheme(self) -> PipelineConfig:
         if "://" not in self.database_url:
             raise ValueError(f"database_url {self.database_url!r} is not a URL (sqlite:///path or postgresql://...)")
         return self
@@ -178,7 +179,7 @@ def _key_path(loc: tuple[Any, ...]) -> str:
     return path or "(top level)"
 
 
-def _error_line(error: dict[str, Any]) -> str:
+def _error_line(error: Mapping[str, Any]) -> str:
     kind, message = error["type"], error["msg"]
     if kind == "extra_forbidden":
         message = "unknown key"

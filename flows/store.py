@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from sqlalchemy import func, update
@@ -137,7 +138,7 @@ def finish_run(engine: Engine, run_id: int, status: str) -> None:
         run = session.get(Run, run_id)
         if run is not None:
             run.status = status
-            run.ended = dt.datetime.now(dt.timezone.utc)
+            run.ended = dt.datetime.now(dt.UTC)
             session.add(run)
             session.commit()
 
@@ -158,7 +159,7 @@ def complete_dates(engine: Engine, dates: Sequence[dt.date], slot_names: Sequenc
     filled: dict[dt.date, set[str]] = defaultdict(set)
     with Session(engine) as session:
         rows = session.exec(
-            select(ScheduleEntry.date, ScheduleEntry.slot).where(
+            select(col(ScheduleEntry.date), col(ScheduleEntry.slot)).where(
                 col(ScheduleEntry.date) >= min(dates), col(ScheduleEntry.date) <= max(dates)
             )
         ).all()
@@ -436,11 +437,9 @@ def puzzles_without_path(engine: Engine, solver_version: str) -> list[int]:
     """Ids of stored boards that have no solve path under `solver_version` (stale after a solver change)."""
     with Session(engine) as session:
         current = select(SolvePath.puzzle_id).where(SolvePath.solver_version == solver_version)
-        return list(
-            session.exec(
-                select(PuzzleRecord.id).where(col(PuzzleRecord.id).not_in(current)).order_by(col(PuzzleRecord.id))
-            ).all()
-        )
+        stale = select(PuzzleRecord.id).where(col(PuzzleRecord.id).not_in(current)).order_by(col(PuzzleRecord.id))
+        # A stored row always has its id; the model types it optional only for rows not yet inserted.
+        return [puzzle_id for puzzle_id in session.exec(stale).all() if puzzle_id is not None]
 
 
 def stored_puzzle(engine: Engine, puzzle_id: int) -> Puzzle:

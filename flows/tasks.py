@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import time
-from importlib import metadata
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from typing import Any
 
+import numpy as np
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
@@ -28,7 +29,6 @@ from . import store
 from .db import open_database
 from .settings import SlotConfig
 from .store import AcceptedBoard, Effort
-
 
 # The generator has no version string of its own: the project's version names the code that made a board (the
 # step solver's version, stored with every solve path, names the grading).
@@ -147,7 +147,7 @@ def record_effort(database_url: str, run_id: int, date: dt.date, slot: str, effo
 
 
 @task(name="enumerate-layouts", task_run_name="enumerate-{size}x{size}-{stars}", cache_policy=NO_CACHE)
-def enumerate_layout_bank(size: int, stars: int) -> Any:
+def enumerate_layout_bank(size: int, stars: int) -> np.ndarray:
     """Every valid layout of (size, stars) in the engine's enumeration order, as an array of row masks."""
     return layout_bank(size, stars)
 
@@ -158,7 +158,13 @@ def store_layout_batch(database_url: str, size: int, stars: int, rows: Any, star
 
 
 @task(name="regrade-batch", task_run_name="regrade-{first}-to-{last}", cache_policy=NO_CACHE)
-def regrade_batch(database_url: str, puzzle_ids: list[int], grading: GradingConfig, first: int, last: int) -> int:
+def regrade_batch(
+    database_url: str,
+    puzzle_ids: list[int],
+    grading: GradingConfig,
+    first: int,  # noqa: ARG001 (named in task_run_name, so the run's name says which boards it regrades)
+    last: int,  # noqa: ARG001
+) -> int:
     """Grade stored boards again with the current solver and store their new solve paths; returns paths added."""
     engine = database(database_url)
     added = 0

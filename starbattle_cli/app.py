@@ -18,7 +18,9 @@ from starbattle_core.puzzle import InputError
 
 app = typer.Typer(
     name="starbattle",
-    help="Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline.",
+    help=(
+        "Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -8,7 +8,7 @@ checked before any puzzle is counted, so bad input stops with status 2 before an
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -45,7 +45,7 @@ def verify(
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per puzzle: id, count, exact, solution, ms, nodes."
     ),
-    stars: Optional[int] = typer.Option(None, "--stars", help=STARS_HELP),
+    stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
 ) -> None:
     """Prove whether every puzzle in the file has exactly one solution.
 
@@ -94,7 +94,7 @@ def solve(
     ),
     letters: bool = typer.Option(False, "--letters", help="Show region letters in the cells without a star."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Draw with ASCII characters only."),
-    stars: Optional[int] = typer.Option(None, "--stars", help=STARS_HELP),
+    stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
 ) -> None:
     """Solve every puzzle in the file: the board with its stars, the solution count and the time.
 

@@ -8,11 +8,12 @@ weights come from the `grading:` section of the config file.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
-from starbattle_core.grader import Grade, GradingConfig, grade as grade_puzzle, walkthrough_json, walkthrough_text
+from starbattle_core.grader import Grade, GradingConfig, walkthrough_json, walkthrough_text
+from starbattle_core.grader import grade as grade_puzzle
 from starbattle_core.puzzle import Puzzle
 
 from .app import app
@@ -69,8 +70,8 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
 def grade(
     path: str = typer.Argument(..., help=PATH_HELP),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per puzzle."),
-    max_cost: Optional[int] = typer.Option(None, "--max-cost", min=1, help="Use only techniques costing at most this."),
-    stars: Optional[int] = typer.Option(None, "--stars", help=STARS_HELP),
+    max_cost: int | None = typer.Option(None, "--max-cost", min=1, help="Use only techniques costing at most this."),
+    stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
 ) -> None:
     """Grade every puzzle: difficulty, band, solved or stuck, steps, the hardest step, and the fun score.
 
@@ -110,8 +111,8 @@ def grade(
 def explain(
     path: str = typer.Argument(..., help=PATH_HELP),
     as_json: bool = typer.Option(False, "--json", help="The step records as JSON, one object per puzzle."),
-    max_cost: Optional[int] = typer.Option(None, "--max-cost", min=1, help="Use only techniques costing at most this."),
-    stars: Optional[int] = typer.Option(None, "--stars", help=STARS_HELP),
+    max_cost: int | None = typer.Option(None, "--max-cost", min=1, help="Use only techniques costing at most this."),
+    stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
 ) -> None:
     """Narrate the solve path of every puzzle: numbered steps, the board after the key ones, cost and total."""
     puzzles = load_puzzles(path, stars)

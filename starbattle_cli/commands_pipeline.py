@@ -12,8 +12,9 @@ import json
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, cast
 
 import typer
 from rich.console import Console
@@ -44,7 +45,7 @@ def _open(settings: Settings | None = None) -> tuple[Settings, Engine]:
     return settings, open_database(settings.pipeline.resolved_database_url())
 
 
-def _date(settings: Settings, text: Optional[str], option: str = "--date") -> dt.date:
+def _date(settings: Settings, text: str | None, option: str = "--date") -> dt.date:
     return parse_date(text, option) if text is not None else today(settings)
 
 
@@ -108,7 +109,7 @@ def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Cal
 
 @app.command()
 def daily(
-    date: Optional[str] = typer.Option(None, "--date", help=DATE_HELP),
+    date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     force: bool = typer.Option(False, "--force", help="Make the date's boards again even when it is complete."),
 ) -> None:
     """Fill the daily slots of a date and print its boards and counters."""
@@ -229,6 +230,7 @@ def serve() -> None:
     with prefect_api(settings, port=pipeline.ui_port) as api:
         # Imported once the API is chosen: Prefect fixes its settings when first imported.
         from prefect import serve as prefect_serve
+        from prefect.deployments.runner import RunnerDeployment
         from prefect.schedules import Cron
 
         from flows.daily import backfill as backfill_flow
@@ -248,7 +250,9 @@ def serve() -> None:
             f"serving nightly ({pipeline.nightly_cron}, {pipeline.timezone}), backfill and regrade; "
             f"dashboard {api.removesuffix('/api')}"
         )
-        prefect_serve(nightly, on_demand, regrading, pause_on_shutdown=False, print_starting_message=False)
+        # Prefect types `to_deployment` as "result or coroutine"; called outside an event loop, it is the result.
+        deployments = cast(list[RunnerDeployment], [nightly, on_demand, regrading])
+        prefect_serve(*deployments, pause_on_shutdown=False, print_starting_message=False)
 
 
 @app.command()
@@ -318,7 +322,7 @@ def _print_counters(stats: list[store.SlotStats], title: str) -> None:
     Console().print(table)
 
 
-def _scheduled_boards(date: Optional[str]) -> list[store.ScheduledBoard]:
+def _scheduled_boards(date: str | None) -> list[store.ScheduledBoard]:
     """The boards of a date (default today); exit status 1 when none is scheduled."""
     settings, engine = _open()
     day = _date(settings, date)
@@ -331,7 +335,7 @@ def _scheduled_boards(date: Optional[str]) -> list[store.ScheduledBoard]:
 
 @app.command()
 def show(
-    date: Optional[str] = typer.Option(None, "--date", help=DATE_HELP),
+    date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per board (the generator's board + date, slot)."
     ),
@@ -350,7 +354,7 @@ def show(
 
 @app.command()
 def export(
-    date: Optional[str] = typer.Option(None, "--date", help=DATE_HELP),
+    date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     output_format: str = typer.Option(
         "jsonl", "--format", help="json (one array), jsonl (one board a line) or puzzlink."
     ),
@@ -371,11 +375,11 @@ def export(
 
 @app.command()
 def stats(
-    start: Optional[str] = typer.Option(None, "--start", help="First date (default: the first recorded)."),
-    end: Optional[str] = typer.Option(None, "--end", help="Last date, included (default: the last recorded)."),
+    start: str | None = typer.Option(None, "--start", help="First date (default: the first recorded)."),
+    end: str | None = typer.Option(None, "--end", help="Last date, included (default: the last recorded)."),
 ) -> None:
     """Acceptance and rejection counts per slot over a range of dates."""
-    settings, engine = _open()
+    _, engine = _open()
     first = parse_date(start, "--start") if start is not None else None
     last = parse_date(end, "--end") if end is not None else None
     if first is not None and last is not None:

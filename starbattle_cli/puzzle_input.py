@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 from starbattle_core.formats import read_puzzles
 from starbattle_core.puzzle import InputError, Puzzle
@@ -12,7 +11,7 @@ PATH_HELP = "A puzzle file (JSON Lines, JSON, puzz.link URLs or text pictures), 
 STARS_HELP = "Stars per unit for text pictures that do not say (a 'stars: K' line)."
 
 
-def load_puzzles(path: str, stars: Optional[int]) -> list[Puzzle]:
+def load_puzzles(path: str, stars: int | None) -> list[Puzzle]:
     puzzles = list(read_puzzles(path, stars=stars))
     if not puzzles:
         raise InputError(f"{path}: no puzzle in it")

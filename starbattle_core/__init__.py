@@ -22,16 +22,16 @@ from .puzzle import (
 )
 
 __all__ = [
-    "CountResult",
-    "count_solutions",
     "GAMES",
     "Cells",
+    "CountResult",
     "InputError",
     "Puzzle",
     "PuzzleError",
     "cell_name",
     "cells_to_coords",
     "coords_to_cells",
+    "count_solutions",
     "is_connected",
     "is_solution",
     "iter_cells",

@@ -7,7 +7,7 @@ that what the counter reasons about rows it can reason about columns with the sa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .puzzle import Cells
 
@@ -65,7 +65,7 @@ def board_tables(size: int, stars: int, regions: tuple[int, ...]) -> BoardTables
         region_masks[region] |= 1 << cell
         transposed_regions[region] |= 1 << transposed_cell[cell]
     row_col = _row_col_of_cells(n)
-    cell_units = tuple([(row, col, region_masks[region]) for (row, col), region in zip(row_col, regions)])
+    cell_units = tuple([(row, col, region_masks[region]) for (row, col), region in zip(row_col, regions, strict=True)])
     return BoardTables(
         n,
         stars,
@@ -81,7 +81,7 @@ def board_tables(size: int, stars: int, regions: tuple[int, ...]) -> BoardTables
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _geometry(n: int) -> tuple[tuple[Cells, ...], tuple[Cells, ...], tuple[Cells, ...], tuple[Cells, ...]]:
     """What depends on the size only: row masks, column masks, each cell with its neighbours, 2x2 blocks."""
     rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
@@ -106,12 +106,12 @@ def _geometry(n: int) -> tuple[tuple[Cells, ...], tuple[Cells, ...], tuple[Cells
     return rows, cols, tuple(closes), tuple(blocks)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _transposed_cells(n: int) -> tuple[int, ...]:
     return tuple((cell % n) * n + cell // n for cell in range(n * n))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _row_col_of_cells(n: int) -> tuple[tuple[Cells, Cells], ...]:
     rows, cols, _, _ = _geometry(n)
     return tuple((rows[cell // n], cols[cell % n]) for cell in range(n * n))
@@ -125,7 +125,7 @@ def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:
     return tuple(strips)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _spread_tables(n: int) -> tuple[tuple[int, int, tuple[Cells, ...]], ...]:
     """Tables that transpose a board row chunk by chunk (chunks of at most 10 bits keep them small)."""
     chunks = -(-n // 10)

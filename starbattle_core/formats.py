@@ -23,7 +23,8 @@ import json
 import math
 import os
 import sys
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeGuard
 
 from .puzzle import Cells, InputError, Puzzle, PuzzleError, cells_to_coords, solution_problems
 from .puzzlink import puzzle_from_puzzlink, puzzle_to_puzzlink
@@ -31,15 +32,15 @@ from .region_map import puzzle_from_symbols
 from .text_picture import puzzle_from_text, puzzle_to_text, puzzles_from_text
 
 __all__ = [
-    "puzzle_from_json",
-    "puzzle_to_json",
-    "puzzle_from_text",
-    "puzzle_to_text",
-    "puzzle_from_puzzlink",
-    "puzzle_to_puzzlink",
     "parse_puzzles",
-    "read_puzzles",
+    "puzzle_from_json",
+    "puzzle_from_puzzlink",
+    "puzzle_from_text",
+    "puzzle_to_json",
+    "puzzle_to_puzzlink",
+    "puzzle_to_text",
     "read_jsonl",
+    "read_puzzles",
 ]
 
 REGION_KEYS = ("regions", "regionMap")
@@ -47,7 +48,7 @@ STAR_GIVEN_KEYS = ("given_stars", "cats", "givenCats")
 EMPTY_GIVEN_KEYS = ("given_empty", "crosses", "givenCrosses")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

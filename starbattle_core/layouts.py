@@ -9,8 +9,8 @@ in it. Counting, ranking and unranking never enumerate: see ``starbattle_core.la
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -40,7 +40,7 @@ def _check_board(size: int, stars: int) -> None:
         )
 
 
-@lru_cache(maxsize=None)
+@cache
 def count_layouts(size: int, stars: int) -> int:
     """Exact number of layouts of a size x size board with `stars` stars per row and column, none touching.
 

@@ -35,7 +35,7 @@ def _strip_tightness(columns: Cells) -> tuple[int, Cells, Cells]:
     return capacity, star_columns, empty_columns
 
 
-class _TightTable(dict):  # type: ignore[type-arg]
+class _TightTable(dict[Cells, tuple[int, Cells, Cells]]):
     """Strip tightness by open columns, filled on first use and shared by every board size (at most 2**size
     patterns each, in practice far fewer)."""
 
@@ -44,7 +44,7 @@ class _TightTable(dict):  # type: ignore[type-arg]
         return value
 
 
-class _CapacityTable(dict):  # type: ignore[type-arg]
+class _CapacityTable(dict[Cells, int]):
     """Just the capacity, for the hot loop (one lookup instead of a lookup and an index)."""
 
     def __missing__(self, columns: Cells) -> int:

@@ -14,9 +14,9 @@ Queens is Star Battle with one star per unit; the game name only changes how boa
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Sequence
 
 Cells = int
 
@@ -77,7 +77,7 @@ def layouts_exist(size: int, stars: int) -> bool:
     """
     if size == 1:
         return stars == 1
-    return 1 <= stars and 4 * stars <= size
+    return stars >= 1 and 4 * stars <= size
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ class Puzzle:
         given_empty: Cells = 0,
         id: str | None = None,
         solution: Cells | None = None,
-    ) -> "Puzzle":
+    ) -> Puzzle:
         """A puzzle from rows of region indices; a ragged or non-square grid is a PuzzleError."""
         n = len(grid)
         flat: list[int] = []
@@ -230,7 +230,7 @@ class Puzzle:
         """Rows of region symbols, A for region 0 and so on."""
         return ["".join(region_name(x) for x in row) for row in self.region_grid()]
 
-    def with_regions(self, regions: Sequence[int]) -> "Puzzle":
+    def with_regions(self, regions: Sequence[int]) -> Puzzle:
         """The same puzzle with another region map (used by repair and tuning)."""
         return Puzzle(self.size, self.stars, tuple(regions), self.game, self.given_stars, self.given_empty, self.id)
 
@@ -263,9 +263,11 @@ def solution_problems(puzzle: Puzzle, stars: Cells) -> list[str]:
         count = (stars & mask).bit_count()
         if count != puzzle.stars:
             problems.append(f"{kind} {puzzle.unit_label(kind, index)} has {count} stars, not {puzzle.stars}")
-    for cell in iter_cells(stars):
-        if puzzle.neighbours[cell] & stars:
-            problems.append(f"star {puzzle.cell_name(cell)} touches another star")
+    problems.extend(
+        f"star {puzzle.cell_name(cell)} touches another star"
+        for cell in iter_cells(stars)
+        if puzzle.neighbours[cell] & stars
+    )
     if puzzle.given_stars & ~stars:
         problems.append("a given star is missing")
     if puzzle.given_empty & stars:

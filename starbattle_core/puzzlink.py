@@ -33,7 +33,7 @@ def _pack(bits: list[bool]) -> str:
     for start in range(0, len(bits), 5):
         chunk = bits[start : start + 5]
         value = 0
-        for shift, bit in zip(range(4, -1, -1), chunk):
+        for shift, bit in zip(range(4, -1, -1), chunk, strict=False):
             value |= bit << shift
         digits.append(DIGITS[value])
     return "".join(digits)

@@ -8,7 +8,7 @@ reading order of their first cell.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from .puzzle import MAX_SIZE, Cells, Puzzle, PuzzleError
 

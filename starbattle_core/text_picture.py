@@ -18,7 +18,7 @@ header lines alone in a block apply to the picture that follows.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from .puzzle import Cells, Puzzle, PuzzleError, cell_name, iter_cells, solution_problems
 from .region_map import puzzle_from_symbols
@@ -27,7 +27,7 @@ HEADER = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s*(.*?)\s*$")
 CELL = re.compile(r"^[Rr]([0-9]{1,6})[Cc]([0-9]{1,6})$")
 NUMBER = re.compile(r"^[0-9]{1,6}$")
 CELL_KEYS = ("given stars", "given empty", "solution")
-KEYS = ("stars", "game", "id") + CELL_KEYS
+KEYS = ("stars", "game", "id", *CELL_KEYS)
 
 
 def _cells(value: str, key: str, size: int, line: int) -> Cells:
@@ -145,7 +145,7 @@ def puzzle_to_text(puzzle: Puzzle) -> str:
     lines = [f"stars: {puzzle.stars}", f"game: {puzzle.game}"]
     if puzzle.id is not None:
         lines.append(f"id: {' '.join(puzzle.id.split())}")
-    for key, mask in zip(CELL_KEYS, (puzzle.given_stars, puzzle.given_empty, puzzle.solution)):
+    for key, mask in zip(CELL_KEYS, (puzzle.given_stars, puzzle.given_empty, puzzle.solution), strict=True):
         if mask:
             lines.append(f"{key}: " + " ".join(cell_name(cell, puzzle.size) for cell in iter_cells(mask)))
     return "\n".join(lines + puzzle.region_rows()) + "\n"

@@ -7,18 +7,18 @@ shared with starbattle_core.counter.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations
+from functools import cache
+from itertools import combinations, pairwise
 
 from starbattle_core.puzzle import Puzzle
 
 
 def row_choices(size: int, stars: int) -> list[tuple[int, ...]]:
     """Every way to put `stars` stars in one row with no two side by side."""
-    return [cols for cols in combinations(range(size), stars) if all(b - a > 1 for a, b in zip(cols, cols[1:]))]
+    return [cols for cols in combinations(range(size), stars) if all(b - a > 1 for a, b in pairwise(cols))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def all_layouts(size: int, stars: int) -> tuple[frozenset[tuple[int, int]], ...]:
     """Every layout of the board, as sets of (row, column) star positions."""
     choices = row_choices(size, stars)
@@ -35,7 +35,7 @@ def all_layouts(size: int, stars: int) -> tuple[frozenset[tuple[int, int]], ...]
                 continue  # a star would touch one in the row above
             if any(sum(col in row for row in rows) >= stars for col in cols):
                 continue  # a column would get more than `stars` stars
-            extend(rows + [cols])
+            extend([*rows, cols])
 
     extend([])
     return tuple(layouts)

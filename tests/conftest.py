@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from postgres_server import postgres_server
 
 REPO = Path(__file__).resolve().parents[1]

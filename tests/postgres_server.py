@@ -47,23 +47,27 @@ def postgres_server() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
     port = _free_port()
-    quiet = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
     subprocess.run(
         _as_server_user(
             [_program("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"]
         ),
-        **quiet,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off"
     subprocess.run(
         _as_server_user([_program("pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"]),
-        **quiet,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"  # the plain form a user would write
     finally:
         subprocess.run(
             _as_server_user([_program("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            check=False,  # the server may already be gone; the folder is removed either way
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

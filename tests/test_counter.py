@@ -6,15 +6,14 @@ import json
 import random
 
 import pytest
+from brute_force import all_layouts, brute_force_solutions
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute_force import all_layouts, brute_force_solutions
-from conftest import shared_file
 from starbattle_core.counter import SAT_AFTER, CountResult, count_solutions
 from starbattle_core.formats import puzzle_from_json, read_jsonl
 from starbattle_core.puzzle import InputError, Puzzle, solution_problems
-
 
 # --- random boards --------------------------------------------------------------------------------------------
 

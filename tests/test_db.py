@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared_file
+from postgres_server import fresh_database
 from sqlmodel import Session, func, select
 
 from flows.db import Attempt, Layout, PuzzleRecord, Rejection, ScheduleEntry, SolvePath, open_database
@@ -32,9 +34,6 @@ from flows.store import (
 )
 from starbattle_core.formats import puzzle_to_json, read_jsonl
 from starbattle_core.puzzle import InputError, is_solution
-
-from conftest import shared_file
-from postgres_server import fresh_database
 
 DAY = dt.date(2026, 11, 29)
 
@@ -89,10 +88,11 @@ def engine(request):
     """Every store test runs on both back ends: SQLite in memory and a real PostgreSQL server (a fresh database
     per test)."""
     if request.param == "sqlite":
-        return open_database("sqlite://")
+        yield open_database("sqlite://")
+        return
     engine = open_database(fresh_database(request.getfixturevalue("postgres_url")))
-    request.addfinalizer(engine.dispose)
-    return engine
+    yield engine
+    engine.dispose()
 
 
 def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
@@ -204,7 +204,7 @@ def test_two_concurrent_writers_on_one_database_schedule_one_board(
 
 def test_complete_dates_and_next_attempt(engine, real_puzzles) -> None:
     later = DAY + dt.timedelta(days=1)
-    for slot, puzzle in zip("ab", real_puzzles):
+    for slot, puzzle in zip("ab", real_puzzles[:2], strict=True):
         save_board(engine, run_id=None, date=DAY, slot=slot, position=0, board=accepted(puzzle), effort=EFFORT)
     save_board(engine, run_id=None, date=later, slot="a", position=0, board=accepted(real_puzzles[2]), effort=EFFORT)
     assert complete_dates(engine, [DAY, later], ["a", "b"]) == {DAY}

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import yaml
+from postgres_server import fresh_database
 from sqlmodel import Session, select
 
 from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, SolvePath
 from flows.settings import load_settings
 from flows.tasks import database
-from postgres_server import fresh_database
 from starbattle_core.counter import count_solutions
 
 pytestmark = pytest.mark.flow

@@ -11,10 +11,10 @@ import sys
 from itertools import islice
 
 import pytest
+from conftest import shared_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import shared_file
 from starbattle_core.formats import (
     parse_puzzles,
     puzzle_from_json,
@@ -180,8 +180,10 @@ REAL_URLS = [
     ("https://puzz.link/p?starbattle/13/13/2/40142jhssb4ij4491m8d6b0io4k8ab003vosuc02181v3e00o00fo3g00073phsg", 13, 2),
     ("https://puzz.link/p?starbattle/9/9/2/12a955kh37khi20fe0g13toea1c07g", 9, 2),
     (
-        "https://puzz.link/p?starbattle/15/15/3/"
-        "31g94h1gk30glmiuum28c52kl8mh0i10o51gh4i1go2h84a4802gt5hah8la6046hc9aign1ga18424a42h8",
+        (
+            "https://puzz.link/p?starbattle/15/15/3/"
+            "31g94h1gk30glmiuum28c52kl8mh0i10o51gh4i1go2h84a4802gt5hah8la6046hc9aign1ga18424a42h8"
+        ),
         15,
         3,
     ),
@@ -203,7 +205,7 @@ def test_cspuz_test_url_decodes_to_the_board_of_its_answer() -> None:
     assert puzzle_to_puzzlink(puzzle) == CSPUZ_URL
 
 
-@pytest.mark.parametrize("url, size, stars", REAL_URLS, ids=lambda x: str(x)[-12:])
+@pytest.mark.parametrize(("url", "size", "stars"), REAL_URLS, ids=lambda x: str(x)[-12:])
 def test_real_urls_decode_and_encode_back(url: str, size: int, stars: int) -> None:
     puzzle = puzzle_from_puzzlink(url)
     assert (puzzle.size, puzzle.stars, len(set(puzzle.regions))) == (size, stars, size)
@@ -298,7 +300,7 @@ BAD_JSON = [
 ]
 
 
-@pytest.mark.parametrize("obj, message", BAD_JSON, ids=lambda x: str(x)[:30])
+@pytest.mark.parametrize(("obj", "message"), BAD_JSON, ids=lambda x: str(x)[:30])
 def test_bad_json_names_problem_and_place(obj, message: str) -> None:
     with pytest.raises(PuzzleError) as error:
         puzzle_from_json(obj, where="line 4")
@@ -333,7 +335,7 @@ BAD_FILES = [
 ]
 
 
-@pytest.mark.parametrize("content, message", BAD_FILES, ids=lambda x: str(x)[:30])
+@pytest.mark.parametrize(("content", "message"), BAD_FILES, ids=lambda x: str(x)[:30])
 def test_bad_files_name_the_line(content, message: str) -> None:
     with pytest.raises(PuzzleError) as error:
         list(parse_puzzles(content, "bad"))

@@ -4,11 +4,11 @@ slot's band, fun and looks over their gates); it is deterministic by seed; a spe
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
 from conftest import run_starbattle
+
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import REASONS, Generation, GeneratorConfig, Slot, board_to_json, generate
@@ -26,12 +26,12 @@ SLOTS = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def generated(slot: Slot, seed: int) -> Generation:
     return generate(slot, seed, 120.0, CONFIG)
 
 
-@pytest.mark.parametrize(("slot", "seed"), SLOTS, ids=lambda x: str(x))
+@pytest.mark.parametrize(("slot", "seed"), SLOTS, ids=str)
 def test_every_generated_board_is_sound(slot: Slot, seed: int) -> None:
     generation = generated(slot, seed)
     board = generation.board
@@ -115,7 +115,7 @@ def test_board_json_is_the_shared_puzzle_object_plus_scores() -> None:
     back = puzzle_from_json(json.loads(json.dumps(obj)))
     assert back.solution == board.puzzle.solution
     # The JSON letters regions in reading order; the partition into regions is what must survive.
-    assert {m for m in back.region_masks} == {m for m in board.puzzle.region_masks}
+    assert set(back.region_masks) == set(board.puzzle.region_masks)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

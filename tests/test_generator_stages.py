@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +33,6 @@ from starbattle_core.generator import (
 from starbattle_core.generator.shape import grid
 from starbattle_core.layouts import layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle, is_connected, solution_problems
-
-from conftest import shared_file
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -92,7 +91,9 @@ def test_star_groups_are_nearby_stars() -> None:
             inside.append(abs(a // 10 - b // 10) + abs(a % 10 - b % 10))
         cells = [c for c in range(100) if stars >> c & 1]
         rng.shuffle(cells)
-        random_pairs += [abs(a // 10 - b // 10) + abs(a % 10 - b % 10) for a, b in zip(cells[::2], cells[1::2])]
+        random_pairs += [
+            abs(a // 10 - b // 10) + abs(a % 10 - b % 10) for a, b in zip(cells[::2], cells[1::2], strict=True)
+        ]
     assert np.mean(inside) < 0.6 * np.mean(random_pairs)
 
 

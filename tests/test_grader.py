@@ -9,20 +9,20 @@ import json
 import random
 
 import pytest
+from brute_force import brute_force_solutions
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute_force import brute_force_solutions
-from conftest import shared_file
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import (
     QUEENS_TECHNIQUES,
-    Geometry,
-    State,
     SOLVER_VERSION,
     STARBATTLE_TECHNIQUES,
+    Geometry,
     GradingConfig,
+    State,
     capped_solve,
     grade,
     solver_version,
@@ -66,7 +66,7 @@ def assert_sound(puzzle: Puzzle, solution: int) -> None:
 # The tests grade a fixed sample of each file (every `step`-th board) to stay fast; bench/bench_grader.py grades
 # every board of every file and reports soundness and completion for all of them.
 @pytest.mark.parametrize(
-    "name, step",
+    ("name", "step"),
     [
         ("starbattle/handmade.jsonl", 1),
         ("queens/linkedin.jsonl", 6),
@@ -203,11 +203,11 @@ def test_queens_bands_follow_the_tiers() -> None:
 
 
 def test_config_rejects_unknown_keys_and_falling_cutoffs() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="band cutoffs must rise"):
         GradingConfig(easy_below=500, medium_below=400)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Extra inputs are not permitted"):
         GradingConfig.model_validate({"easy": 3})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="weights add up to 115, not 100"):
         GradingConfig.model_validate({"experience": {"climax_weight": 50}})  # weights no longer add up to 100
 
 
@@ -228,7 +228,7 @@ def test_experience_score_parts() -> None:
 
 
 def test_version_follows_the_table() -> None:
-    assert SOLVER_VERSION == solver_version()
+    assert solver_version() == SOLVER_VERSION
     assert len(STARBATTLE_TECHNIQUES) >= 40
     costs = [t.cost for t in STARBATTLE_TECHNIQUES]
     assert min(costs) == 1 and max(costs) == 3840 and costs == sorted(costs)

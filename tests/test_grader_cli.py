@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-import starbattle_cli.commands_grade  # noqa: F401  (registers the commands until app.py imports the module)
 from conftest import run_starbattle, shared_file
+
+import starbattle_cli.commands_grade  # noqa: F401  (registers the commands until app.py imports the module)
 
 # Rows 5 and 6 lie in region F on a one-star board: no solution, so the grader cannot finish.
 BROKEN = {

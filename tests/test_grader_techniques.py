@@ -6,6 +6,7 @@ Boards are drawn as region letters; marks as a picture: '*' star, '.' empty, '?'
 from __future__ import annotations
 
 from conftest import shared_file
+
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import Geometry, State, grade
 from starbattle_core.grader.basic import one_star_attack, star_neighbours, unit_complete, unit_fill

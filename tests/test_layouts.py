@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import REPO, shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +25,6 @@ from starbattle_core.layouts import (
     unrank_layout,
 )
 from starbattle_core.puzzle import InputError, layouts_exist
-
-from conftest import REPO, shared_file
 
 LAYOUT_COUNTS = REPO.parent / "shared" / "docs" / "layout_counts.txt"
 
@@ -56,7 +55,7 @@ def reference_layouts(size: int, stars: int) -> list[tuple[int, ...]]:
                 continue
             added = [columns[c] + ((m >> c) & 1) for c in range(size)]
             if max(added) <= stars:
-                extend(prefix + [m], added)
+                extend([*prefix, m], added)
 
     extend([], [0] * size)
     return found
@@ -127,7 +126,7 @@ def witness_layout(size: int, stars: int) -> tuple[int, ...] | None:
             return prefix
         room = (left + 1) // 2
         need = [stars - c for c in columns]
-        if max(need) > room or any(a + b > room for a, b in zip(need, need[1:])):
+        if max(need) > room or any(a + b > room for a, b in itertools.pairwise(need)):
             return None
         if (prefix[-1] if prefix else 0, columns) in dead:
             return None
@@ -136,7 +135,7 @@ def witness_layout(size: int, stars: int) -> tuple[int, ...] | None:
                 continue
             added = tuple(columns[c] + ((m >> c) & 1) for c in range(size))
             if max(added) <= stars:
-                done = extend(prefix + (m,), added)
+                done = extend((*prefix, m), added)
                 if done:
                     return done
         dead.add((prefix[-1] if prefix else 0, columns))

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import run_starbattle, shared_file
 
 import starbattle_cli.commands_pipeline  # noqa: F401  (registers the commands on the root app)
 from flows.db import open_database
 from flows.store import AcceptedBoard, Effort, layout_rows_bytes, save_board
 from starbattle_core.formats import puzzle_from_puzzlink, puzzle_to_json, read_jsonl
-
-from conftest import run_starbattle, shared_file
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -118,7 +117,7 @@ def stored_day(project: Path) -> list:
         stage_seconds={"growth": 0.1},
         seconds=0.5,
     )
-    for position, (slot, puzzle) in enumerate(zip(("starbattle-easy", "starbattle-medium"), puzzles)):
+    for position, (slot, puzzle) in enumerate(zip(("starbattle-easy", "starbattle-medium"), puzzles, strict=True)):
         shared = puzzle_to_json(puzzle, puzzle.solution)
         board = AcceptedBoard(
             game="starbattle",
@@ -171,8 +170,9 @@ def test_show_and_export_read_a_day_back(stored_day: list, capsys: pytest.Captur
     assert code == 1 and err == "no boards scheduled for 2026-11-30\n"
 
 
+@pytest.mark.usefixtures("stored_day")
 def test_a_complete_date_is_left_alone_without_starting_prefect(
-    stored_day: list, project: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = project / "starbattle.yaml"
     raw = yaml.safe_load(config.read_text())

@@ -30,12 +30,12 @@ class Counters:
     seconds spent in each stage."""
 
     candidates: int = 0
-    rejections: dict[str, int] = field(default_factory=lambda: {reason: 0 for reason in REASONS})
+    rejections: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASONS, 0))
     repair_rounds: int = 0
     unique_raw: int = 0
     unique_repaired: int = 0
     tuned: int = 0
-    seconds: dict[str, float] = field(default_factory=lambda: {stage: 0.0 for stage in STAGES})
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
 
     def reject(self, reason: str) -> None:
         self.rejections[reason] += 1

@@ -68,7 +68,7 @@ def group_stars(layout: Cells, size: int, stars: int, rng: random.Random, swaps:
 def _weighted_order(cells: list[int], weights: list[float], rng: random.Random) -> list[int]:
     """The cells in a random order where heavier cells tend to come first (Efraimidis-Spirakis keys)."""
     keys = [rng.random() ** (1.0 / w) for w in weights]
-    return [cell for _, cell in sorted(zip(keys, cells), reverse=True)]
+    return [cell for _, cell in sorted(zip(keys, cells, strict=True), reverse=True)]
 
 
 def grow_starbattle_regions(
@@ -145,7 +145,7 @@ def _fill_leftovers(
     ends the same size, which real boards never do (their size spread is measured in bench_generator.py).
     """
     owner = [-1] * (g.size * g.size)
-    sizes = [mask.bit_count() / want for mask, want in zip(region, appetite)]
+    sizes = [mask.bit_count() / want for mask, want in zip(region, appetite, strict=True)]
     for index, mask in enumerate(region):
         for cell in cell_list(mask):
             owner[cell] = index

@@ -17,8 +17,8 @@ the move that breaks the most of them, 70% (bench_generator.py --unique).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..counter import CountResult, count_solutions
 from ..puzzle import Cells, Puzzle
@@ -52,13 +52,15 @@ def boundary_moves(regions: tuple[int, ...], size: int, movable: Cells, anchors:
     adjacent other region that leaves its own region connected: the nudges of hill-climb tuning."""
     g = grid(size)
     masks = region_masks(regions, size)
-    moves = []
+    moves: list[Move] = []
     for cell in cell_list(movable & ~anchors):
         source = regions[cell]
         if not g.connected(masks[source] & ~(1 << cell)):
             continue
-        for target in sorted({regions[side] for side in cell_list(g.sides[cell])} - {source}):
-            moves.append(Move(cell, source, target))
+        moves.extend(
+            Move(cell, source, target)
+            for target in sorted({regions[side] for side in cell_list(g.sides[cell])} - {source})
+        )
     return moves
 
 

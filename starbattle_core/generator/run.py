@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

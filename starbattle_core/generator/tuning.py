@@ -9,8 +9,8 @@ it unique, the step solver still finishes it, and it is closer to the band (or, 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..counter import count_solutions
 from ..grader import Grade, GradingConfig

@@ -15,15 +15,15 @@ from .table import QUEENS_TECHNIQUES, SOLVER_VERSION, STARBATTLE_TECHNIQUES, Tec
 from .walkthrough import walkthrough_json, walkthrough_text
 
 __all__ = [
+    "QUEENS_TECHNIQUES",
+    "SOLVER_VERSION",
+    "STARBATTLE_TECHNIQUES",
     "Deduction",
     "Experience",
     "ExperienceConfig",
     "Geometry",
     "Grade",
     "GradingConfig",
-    "QUEENS_TECHNIQUES",
-    "SOLVER_VERSION",
-    "STARBATTLE_TECHNIQUES",
     "State",
     "Step",
     "Technique",

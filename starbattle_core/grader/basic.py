@@ -49,7 +49,10 @@ def unit_fill(geometry: Geometry, state: State, *, need_min: int, need_max: int)
             if need == 1:
                 sentence = f"{geometry.names(own)} must be a star: it is the last cell left for {unit.label}"
             else:
-                sentence = f"{unit.label} needs {need} more stars and has exactly {need} open cells: {geometry.names(own)} are stars"
+                sentence = (
+                    f"{unit.label} needs {need} more stars and has exactly {need} open cells: "
+                    f"{geometry.names(own)} are stars"
+                )
             return Deduction(own, 0, (unit.label,), sentence)
     return None
 

@@ -130,7 +130,7 @@ def tight_room(geometry: Geometry, state: State, *, kind: str) -> Deduction | No
         need = geometry.need(unit, state)
         if need <= 0 or capacity(geometry, unit, open_cells) != need:
             continue
-        stars, empties = tight_marks(geometry, unit, open_cells, need)
+        stars, empties = tight_marks(geometry, unit, open_cells)
         if stars or empties:
             verb = "need" if unit.kind in ("rows", "columns") else "needs"
             parts = []

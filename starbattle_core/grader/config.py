@@ -42,7 +42,7 @@ class ExperienceConfig(BaseModel):
     grind_weight: float = Field(15, ge=0)
 
     @model_validator(mode="after")
-    def _consistent(self) -> "ExperienceConfig":
+    def _consistent(self) -> ExperienceConfig:
         if self.climax_best >= self.climax_worst:
             raise ValueError("climax_best must be below climax_worst")
         if self.follow_low > self.follow_high:
@@ -70,7 +70,7 @@ class GradingConfig(BaseModel):
     experience: ExperienceConfig = Field(default_factory=ExperienceConfig)
 
     @model_validator(mode="after")
-    def _increasing(self) -> "GradingConfig":
+    def _increasing(self) -> GradingConfig:
         if not self.easy_below < self.medium_below < self.hard_below:
             raise ValueError("band cutoffs must rise: easy_below < medium_below < hard_below")
         return self

@@ -70,7 +70,7 @@ class _Side:
 def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
     """The two pairings for `inner`, read once per state (every union size uses them)."""
     key = ("sides", state.stars, state.empty, inner)
-    found = geometry.memo.get(key)
+    found: list[_Side] | None = geometry.memo.get(key)
     if found is not None:
         return found
     open_cells = geometry.open_cells(state)
@@ -165,7 +165,7 @@ def _unions(spans: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], tu
         for i in range(start, len(spans)):
             wider = span | spans[i]
             if wider.bit_count() <= size:
-                grow(i + 1, chosen + (i,), wider)
+                grow(i + 1, (*chosen, i), wider)
 
     grow(0, (), 0)
     return found

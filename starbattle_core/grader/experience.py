@@ -16,8 +16,8 @@ Four parts, each worth up to its weight in `ExperienceConfig` (35 + 25 + 25 + 15
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .config import ExperienceConfig
 from .step import Step
@@ -54,7 +54,7 @@ def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int)
         if not is_hard:
             continue
         placed = 0
-        for step, also_hard in zip(steps[i + 1 :], hard[i + 1 :]):
+        for step, also_hard in zip(steps[i + 1 :], hard[i + 1 :], strict=True):
             if also_hard:
                 break
             placed += step.stars.bit_count()

@@ -73,7 +73,7 @@ def _widest_collapse_first(
 
 def _tightest_first(geometry: Geometry, state: State) -> list[int]:
     open_cells = geometry.open_cells(state)
-    tightness = {}
+    tightness: dict[int, int] = {}
     for unit in geometry.units:
         own = unit.mask & open_cells
         count = own.bit_count()

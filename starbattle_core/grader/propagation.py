@@ -38,11 +38,11 @@ def chain_capacity(bits: int, step: int) -> int:
     return count
 
 
-def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int | None:
+def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int:
     """Most non-touching stars in the unit's open cells, for the unit kinds where a path bound is exact (rows,
-    columns, bands of two rows or columns); None for regions (use `fits`)."""
+    columns, bands of two rows or columns); a region's room is an exact search (`fits`)."""
     if unit.kind == "region":
-        return None
+        raise ValueError("capacity is read off a path: ask `fits` about a region")
     bits = unit.mask & open_cells
     # The room is a fact about the cells alone (the most non-touching stars they hold), so one table serves
     # every row, column and band.
@@ -68,11 +68,11 @@ def _path_capacity(geometry: Geometry, unit: Unit, bits: Cells) -> int:
     return chain_capacity(folded, n)
 
 
-def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells, need: int) -> tuple[Cells, Cells]:
-    """For a row, column or band whose open cells have room for exactly `need` stars (no more): the cells that
-    must be stars and the cells that must be empty. Read along the path (a band folded onto one line), a run of
-    odd length holds a star on every other position starting at its ends; a run of two holds one star, so cells
-    touching both of its cells are empty."""
+def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells) -> tuple[Cells, Cells]:
+    """For a row, column or band whose open cells have room for exactly the stars it needs (the caller checks): the
+    cells that must be stars and the cells that must be empty. Read along the path (a band folded onto one line), a
+    run of odd length holds a star on every other position starting at its ends; a run of two holds one star, so
+    cells touching both of its cells are empty."""
     bits = unit.mask & open_cells
     key = ("tight", unit.kind, unit.index, bits)
     known = geometry.lasting.get(key)
@@ -335,7 +335,7 @@ def propagate(
                 if room < need:
                     return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
                 if room == need:
-                    forced, gone = tight_marks(geometry, units[i], open_cells, need)
+                    forced, gone = tight_marks(geometry, units[i], open_cells)
                     add |= forced
                     empty |= gone
             elif level >= CONFINE:
@@ -358,7 +358,7 @@ def propagate(
                     if room < need:
                         return Outcome(stars, empty, rounds, f"{band.label} would have no room for their stars")
                     if room == need:
-                        forced, gone = tight_marks(geometry, band, open_cells, need)
+                        forced, gone = tight_marks(geometry, band, open_cells)
                         add |= forced
                         empty |= gone
         if level >= CONFINE:
@@ -401,7 +401,7 @@ def propagate(
             return Outcome(stars, empty, rounds, None)
 
 
-def _shared(ways: list[Cells] | None, all_cells: Cells) -> tuple[Cells, Cells] | None:
+def _shared(ways: list[Cells] | None, all_cells: Cells) -> tuple[Cells, Cells] | tuple[()] | None:
     """The cells starred in every way and in some way; () when there is no way, None when there are too many."""
     if ways is None:
         return None
@@ -442,6 +442,7 @@ def _holders(geometry: Geometry, own: Cells, region: bool) -> tuple[Cells, ...]:
     line: its region)."""
     n = geometry.size
     cell = (own & -own).bit_length() - 1
+    outers: tuple[Cells, ...]
     if region:
         outers = (geometry.row_masks[cell // n], geometry.column_masks[cell % n])
     else:

@@ -1,17 +1,19 @@
 """The technique tables: every technique the solver knows, in order, with its name, code, cost and family.
 
 Costs live here and nowhere else. Star Battle costs run from 1 (a star's neighbours are empty) to 3,840 (every way
-to fill a line followed through whole-board chains of chains); Queens uses the four tiers weighted 1, 3, 6 and 12. The solver tries techniques
-cheapest first (table order among equal costs). The version string is a hash of both tables and the solver's code
-version, so changing a technique, a variant parameter, a cost or an on/off switch changes it.
+to fill a line followed through whole-board chains of chains); Queens uses the four tiers weighted 1, 3, 6 and 12.
+The solver tries techniques cheapest first (table order among equal costs). The version string is a hash of both
+tables and the solver's code version, so changing a technique, a variant parameter, a cost or an on/off switch
+changes it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .basic import one_star_attack, star_neighbours, unit_complete, unit_fill
 from .blocks import region_blocks, remainder_blocks

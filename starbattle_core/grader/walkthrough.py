@@ -29,8 +29,11 @@ def walkthrough_text(puzzle: Puzzle, grade: Grade, config: GradingConfig | None 
     title = puzzle.id or "puzzle"
     outcome = "solved" if grade.solved else "stuck"
     lines = [
-        f"{title}: {puzzle.size}x{puzzle.size} {puzzle.game}, {puzzle.stars} per unit; {outcome} in {len(grade.steps)} "
-        f"steps, difficulty {grade.difficulty} ({grade.band}), fun {grade.experience.fun:g}, solver {grade.version}",
+        (
+            f"{title}: {puzzle.size}x{puzzle.size} {puzzle.game}, {puzzle.stars} per unit; "
+            f"{outcome} in {len(grade.steps)} steps, difficulty {grade.difficulty} ({grade.band}), "
+            f"fun {grade.experience.fun:g}, solver {grade.version}"
+        ),
         "",
         render_board(puzzle, ascii=ascii),
         "",
