@@ -16,7 +16,7 @@ blocked (not all of its stars again) before the next call, so the solutions are 
 
 from __future__ import annotations
 
-from pysat.solvers import Solver  # type: ignore[import-untyped]
+from pysat.solvers import Solver
 
 from .board_tables import BoardTables
 from .puzzle import Cells
