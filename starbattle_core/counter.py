@@ -41,7 +41,8 @@ from .sat_counter import sat_solutions
 
 # Search nodes after which the SAT solver takes over. Measured on the archive and on Queens (README, counter
 # section): handing over as soon as the root's propagation has not settled the board beat every larger budget
-# tried (10, 30, 100, 300) on every group, and leaves the boards the root settles (most small ones) to the search.
+# tried (3, 10, 30, 60, 100, 300) on 10x10 and 14x14 and was level with them elsewhere; the boards the root settles
+# (most small ones) never reach the solver.
 SAT_AFTER = 0
 
 
@@ -52,7 +53,7 @@ class CountResult:
     count: int
     exact: bool  # True when the search was exhaustive, so `count` is the true number of solutions
     solutions: tuple[Cells, ...]
-    nodes: int  # search nodes (the budget, when the SAT solver took over)
+    nodes: int  # search nodes (up to the hand-off when the SAT solver took over)
     ms: float
     engine: str = "search"  # "sat" when the search passed its budget and the SAT solver found the solutions
 
