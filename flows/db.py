@@ -28,8 +28,6 @@ from sqlmodel import Field, SQLModel, create_engine
 
 from starbattle_core.puzzle import InputError
 
-RUN_KINDS = ("nightly", "backfill", "manual")
-
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)

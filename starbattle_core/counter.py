@@ -66,6 +66,26 @@ def count_solutions(
     Returns the solutions found (in search order, or the SAT solver's), whether the count was exhaustive (it stops
     as soon as it reaches `limit`, and then `exact` is False), the number of search nodes and the time taken in
     milliseconds. Past `sat_after` search nodes the SAT solver finishes the count (None: the search alone).
+
+    >>> from starbattle_core import cells_to_coords
+    >>> from starbattle_core.formats import puzzle_from_json
+    >>> board = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]})
+    >>> found = count_solutions(board)
+    >>> found.count, found.exact
+    (1, True)
+    >>> cells_to_coords(found.solutions[0], board.size)
+    [(0, 3), (1, 0), (2, 2), (3, 4), (4, 1)]
+
+    With ``limit=1`` the search stops at the first solution, so it cannot say whether there are more:
+
+    >>> count_solutions(board, limit=1).exact
+    False
+
+    One cell moved from region A to region D, and the board has two solutions:
+
+    >>> loose = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "ADDBC", "AEDBC", "AEEBB"]})
+    >>> count_solutions(loose, limit=10).count
+    2
     """
     if limit < 1:
         raise InputError(f"limit must be at least 1, not {limit}")
@@ -183,11 +203,11 @@ def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[b
     return True, anywhere, everywhere, attacked & ~cells
 
 
-_NEVER = 1 << 60
+_NEVER = 1 << 60  # the branching score of a unit with nothing left to place
 # Per board size: a region's (open cells * 16 + need) -> what `_unit_options` says about them. It depends on the
 # cells only, so every count shares it (the generator re-counts many variants of a board); emptied past a size.
 _OPTIONS: dict[int, dict[int, tuple[bool, Cells, Cells, Cells]]] = {}
-_OPTIONS_KEPT = 100_000  # the branching score of a unit with nothing left to place
+_OPTIONS_KEPT = 100_000  # entries a board size keeps before its table is emptied
 
 
 class _Search:

@@ -145,6 +145,22 @@ def puzzle_from_json(obj: Any, where: str = "") -> Puzzle:
     """A puzzle from a decoded JSON object in the shared-data or the Meowdoku form (see the module docstring).
 
     ``where`` (for example ``"line 3"``) starts every error message.
+
+    >>> board = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]})
+    >>> board.size, board.stars, board.game, board.region_rows()[2]
+    (5, 1, 'starbattle', 'AADBC')
+
+    The Meowdoku form numbers its regions and gives the solution as each row's column; the regions come out
+    numbered in reading order whatever the input used, so the two forms read to equal puzzles:
+
+    >>> meowdoku = puzzle_from_json({"regionMap": [[7, 7, 7, 2, 9], [7, 7, 7, 2, 9], [7, 7, 4, 2, 9],
+    ...                                            [7, 5, 4, 2, 9], [7, 5, 5, 2, 2]], "solution": [3, 0, 2, 4, 1]})
+    >>> meowdoku.regions == board.regions, meowdoku.solution is not None
+    (True, True)
+    >>> puzzle_from_json({"size": 5, "regions": ["AAABC"]}, where="line 3")
+    Traceback (most recent call last):
+    ...
+    starbattle_core.puzzle.PuzzleError: line 3: size 5 disagrees with 'regions', which has 1 rows
     """
     try:
         if not isinstance(obj, dict):
@@ -219,7 +235,19 @@ def _is_url(line: str) -> bool:
 def parse_puzzles(content: str | bytes, name: str = "input", *, stars: int | None = None) -> Iterator[Puzzle]:
     """Every puzzle in the text of a file, whatever its format: JSON Lines, one JSON object, one JSON array of
     objects, puzz.link URLs one a line, or text pictures separated by blank lines (``stars`` is the star count
-    for pictures that do not state their own). Errors start with ``name`` and the line."""
+    for pictures that do not state their own). Errors start with ``name`` and the line.
+
+    >>> picture = "stars: 1\\nAAABC\\nAAABC\\nAADBC\\nAEDBC\\nAEEBB\\n"
+    >>> url = "https://puzz.link/p?starbattle/5/5/1/6dvq0485"
+    >>> jsonl = '{"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]}'
+    >>> boards = [next(parse_puzzles(text)) for text in (picture, url, jsonl)]
+    >>> boards[0] == boards[1] == boards[2]
+    True
+    >>> list(parse_puzzles(jsonl + '\\n{"regions": 5}', "day.jsonl"))
+    Traceback (most recent call last):
+    ...
+    starbattle_core.puzzle.PuzzleError: day.jsonl line 2: 'regions' must be a non-empty list of rows
+    """
     if isinstance(content, bytes):
         try:
             content = content.decode("utf-8-sig")
@@ -266,7 +294,19 @@ def _parse_json_text(content: str, filled: list[tuple[int, str]], name: str) -> 
 
 
 def read_puzzles(source: str | os.PathLike[str], *, stars: int | None = None) -> Iterator[Puzzle]:
-    """Every puzzle of a file (a path, or ``"-"`` for standard input), format detected as in parse_puzzles."""
+    """Every puzzle of a file (a path, or ``"-"`` for standard input), format detected as in parse_puzzles.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as file:
+    ...     _ = file.write("https://puzz.link/p?starbattle/5/5/1/6dvq0485\\n# a comment line\\n")
+    >>> [board.region_rows()[0] for board in read_puzzles(file.name)]
+    ['AAABC']
+    >>> os.remove(file.name)
+    >>> next(read_puzzles("no/such/file.jsonl"))
+    Traceback (most recent call last):
+    ...
+    starbattle_core.puzzle.InputError: cannot read no/such/file.jsonl: No such file or directory
+    """
     content: str | bytes
     if source == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test may swap in a text-only stream

@@ -152,7 +152,6 @@ class ColumnCounts:
     def __init__(self, size: int, stars: int) -> None:
         self.size, self.stars = size, stars
         self.field_bits = int(stars).bit_length()
-        self.code_bits = self.field_bits * size
         self.shifts = np.arange(size, dtype=np.int64) * self.field_bits
         self.full = sum(stars << int(shift) for shift in self.shifts)
 

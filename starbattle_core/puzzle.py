@@ -230,10 +230,6 @@ class Puzzle:
         """Rows of region symbols, A for region 0 and so on."""
         return ["".join(region_name(x) for x in row) for row in self.region_grid()]
 
-    def with_regions(self, regions: Sequence[int]) -> Puzzle:
-        """The same puzzle with another region map (used by repair and tuning)."""
-        return Puzzle(self.size, self.stars, tuple(regions), self.game, self.given_stars, self.given_empty, self.id)
-
 
 def is_connected(mask: Cells, size: int) -> bool:
     """Whether the cells of mask form one 4-connected piece (an empty mask is not)."""

@@ -133,7 +133,12 @@ def puzzles_from_text(
 
 
 def puzzle_from_text(text: str, stars: int | None = None, game: str = "starbattle") -> Puzzle:
-    """The one puzzle of a text picture. ``stars`` applies when the picture has no ``stars:`` line."""
+    """The one puzzle of a text picture. ``stars`` applies when the picture has no ``stars:`` line.
+
+    >>> board = puzzle_from_text("AAABC\\nAAABC\\nAADBC\\nAEDBC\\nAEEBB", stars=1)
+    >>> board.size, board.stars, board.regions[:5]
+    (5, 1, (0, 0, 0, 1, 2))
+    """
     puzzles = list(puzzles_from_text(text, stars=stars, game=game))
     if len(puzzles) != 1:
         raise PuzzleError(f"text: expected one picture, found {len(puzzles)} (separated by blank lines)")

@@ -51,7 +51,24 @@ def grade(
     techniques: tuple[Technique, ...] | None = None,
 ) -> Grade:
     """Solve the puzzle step by step and grade the path (see the module docstring); `techniques` replaces the
-    game's built-in table (tests and experiments)."""
+    game's built-in table (tests and experiments).
+
+    >>> from starbattle_core.formats import puzzle_from_json
+    >>> board = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]})
+    >>> result = grade(board)
+    >>> result.solved, result.band
+    (True, 'easy')
+    >>> result.difficulty == sum(step.cost for step in result.steps)
+    True
+    >>> result.steps[0].technique, result.steps[0].units
+    ('attack from a pair', ('region D',))
+
+    With a cost cap it stops where only dearer techniques would go on (here: at once):
+
+    >>> capped = grade(board, max_cost=1)
+    >>> capped.solved, len(capped.steps)
+    (False, 0)
+    """
     config = config or GradingConfig()
     table = [
         t
