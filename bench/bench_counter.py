@@ -1,12 +1,17 @@
 """Time count_solutions(limit=2) in-process over JSONL puzzle files and print per-group figures.
 
-Usage: python bench/bench_counter.py [PATH ...] [--per-group N] [--baseline]
+Usage: python bench/bench_counter.py [PATH ...] [--per-group N] [--sat] [--baseline]
 
 Groups are (file, size, stars, label), then each file as a whole; for each: how many boards, median / 95th
-percentile / max milliseconds and median / max search nodes. Every count is checked: unique, exhaustive, and
-equal to the file's solution when it has one. `--baseline` also times a plain row-by-row backtracker (row
-layouts, column and region counts, no propagation) on the same boards, capped at `--baseline-per-group` boards a
-group and `--baseline-max-size`, so the speed-up is measured in the same run rather than claimed.
+percentile / max milliseconds (each count from cold tables, as in a fresh process), median / max search nodes, and
+how many boards the search handed to the SAT solver (`counter.SAT_AFTER`). Every count is checked: unique,
+exhaustive, and equal to the file's solution when it has one.
+`--sat` times, on the same boards in the same run, the pure search (`sat_after=None`) and two SAT solvers from
+python-sat (CaDiCaL 1.5.3 and MiniSat 2.2) given the whole board in the plain clause encoding (exactly K per
+unit as a sequential counter, "not both" per touching pair), limit 2 by blocking the first solution; their times
+include building the clauses. `--baseline` also times a plain row-by-row backtracker (row layouts, column and
+region counts, no propagation), capped at `--baseline-per-group` boards a group and `--baseline-max-size`, so the
+speed-up is measured in the same run rather than claimed.
 """
 
 from __future__ import annotations
@@ -20,9 +25,18 @@ from collections import defaultdict
 from itertools import combinations, pairwise
 from pathlib import Path
 
-from starbattle_core.counter import count_solutions
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from starbattle_core.counter import SAT_AFTER, CountResult, clear_caches, count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.puzzle import Puzzle
+
+# The rivals timed by --sat, as (column name, python-sat solver name).
+SAT_SOLVERS = [("CaDiCaL", "cadical153"), ("MiniSat", "minisat22")]
+# Per board: (ms, nodes, handed to SAT, naive ms, [pure search ms, SAT ms per solver] with --sat).
+Row = tuple[float, int, bool, float | None, list[float]]
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 DEFAULT_FILES = [
@@ -67,6 +81,37 @@ def baseline_count(puzzle: Puzzle, limit: int = 2) -> int:
     return found
 
 
+def plain_sat_count(puzzle: Puzzle, solver_name: str, limit: int = 2) -> int:
+    """A SAT solver on the whole board in the plain clause encoding: a variable per cell, exactly K per row, column
+    and region as a sequential counter, "not both" per touching pair, each solution blocked before the next call."""
+    n, k = puzzle.size, puzzle.stars
+    units = [[r * n + c + 1 for c in range(n)] for r in range(n)] + [
+        [r * n + c + 1 for r in range(n)] for c in range(n)
+    ]
+    units += [[cell + 1 for cell in range(n * n) if puzzle.regions[cell] == region] for region in range(n)]
+    pool = IDPool(start_from=n * n + 1)
+    clauses = [clause for unit in units for clause in CardEnc.equals(unit, k, vpool=pool, encoding=EncType.seqcounter)]
+    for r in range(n):
+        for c in range(n):
+            for rr, cc in ((r, c + 1), (r + 1, c - 1), (r + 1, c), (r + 1, c + 1)):
+                if 0 <= rr < n and 0 <= cc < n:
+                    clauses.append([-(r * n + c + 1), -(rr * n + cc + 1)])
+    clauses += [[cell + 1] for cell in range(n * n) if puzzle.given_stars >> cell & 1]
+    clauses += [[-(cell + 1)] for cell in range(n * n) if puzzle.given_empty >> cell & 1]
+    found = 0
+    with Solver(name=solver_name, bootstrap_with=clauses) as solver:
+        while found < limit and solver.solve():
+            found += 1
+            solver.add_clause([-literal for literal in solver.get_model()[: n * n] if literal > 0])
+    return found
+
+
+def cold_count(puzzle: Puzzle, sat_after: int | None) -> CountResult:
+    """count_solutions to 2 from cold tables, as in a fresh process."""
+    clear_caches()
+    return count_solutions(puzzle, limit=2, sat_after=sat_after)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -76,12 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_FILES)
     parser.add_argument("--per-group", type=int, default=0, help="at most this many boards per group (0: all)")
+    parser.add_argument("--sat", action="store_true", help="also time the pure search and the SAT solvers")
+    parser.add_argument("--sat-after", type=int, default=SAT_AFTER, help="the counter's node budget before SAT")
     parser.add_argument("--baseline", action="store_true", help="also time the naive row-by-row backtracker")
     parser.add_argument("--baseline-per-group", type=int, default=2)
     parser.add_argument("--baseline-max-size", type=int, default=10, help="the naive search takes minutes above this")
     args = parser.parse_args(argv)
 
-    groups: dict[tuple[str, int, int, str], list[tuple[float, int, float | None]]] = defaultdict(list)
+    groups: dict[tuple[str, int, int, str], list[Row]] = defaultdict(list)
     for path in args.paths:
         with open(path, encoding="utf-8") as handle:
             for number, line in enumerate(handle, 1):
@@ -92,13 +139,30 @@ def main(argv: list[str] | None = None) -> int:
                 key = (path.name, puzzle.size, puzzle.stars, str(obj.get("label") or "-"))
                 if args.per_group and len(groups[key]) >= args.per_group:
                     continue
-                result = count_solutions(puzzle, limit=2)
+                # Every count pays for its tables, as the SAT rivals pay for their clauses; with --sat the pure
+                # search goes first on every other board, so neither side gains from running second.
+                search_first = args.sat and number % 2 == 0
+                search = cold_count(puzzle, None) if search_first else None
+                result = cold_count(puzzle, args.sat_after)
                 if result.count != 1 or not result.exact:
                     print(f"{path.name} line {number}: {result.count} solutions (exact={result.exact})")
                     return 1
                 if puzzle.solution is not None and result.solutions[0] != puzzle.solution:
                     print(f"{path.name} line {number}: found a solution other than the file's")
                     return 1
+                rivals: list[float] = []
+                if args.sat:
+                    search = search or cold_count(puzzle, None)
+                    rivals.append(search.ms)
+                    if search.solutions != result.solutions:
+                        print(f"{path.name} line {number}: the pure search disagrees")
+                        return 1
+                    for name, solver_name in SAT_SOLVERS:
+                        start = time.perf_counter()
+                        if plain_sat_count(puzzle, solver_name) != 1:
+                            print(f"{path.name} line {number}: {name} disagrees")
+                            return 1
+                        rivals.append((time.perf_counter() - start) * 1000.0)
                 naive_ms = None
                 naive_wanted = args.baseline and puzzle.size <= args.baseline_max_size
                 if naive_wanted and len(groups[key]) < args.baseline_per_group:
@@ -107,14 +171,17 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"{path.name} line {number}: the baseline disagrees")
                         return 1
                     naive_ms = (time.perf_counter() - start) * 1000.0
-                groups[key].append((result.ms, result.nodes, naive_ms))
+                groups[key].append((result.ms, result.nodes, result.engine == "sat", naive_ms, rivals))
 
     header = f"{'file':<16} {'size':>4} {'K':>2} {'label':<7} {'boards':>6} {'median':>8} {'p95':>8} {'max':>8}"
-    header += f" {'nodes':>6} {'max':>6}"
+    header += f" {'nodes':>6} {'max':>6} {'SAT':>4}"
+    if args.sat:
+        for name in ["search", *[name for name, _ in SAT_SOLVERS]]:
+            header += f" {name + ' median':>14} {'p95':>7} {'max':>8}"
     if args.baseline:
         header += f" {'naive median':>13} {'(boards)':>8}"
     print(header + "   (ms)")
-    by_file: dict[str, list[tuple[float, int, float | None]]] = defaultdict(list)
+    by_file: dict[str, list[Row]] = defaultdict(list)
     for (name, _, _, _), rows in groups.items():
         by_file[name] += rows
     summary = [((name, 0, 0, "all"), rows) for name, rows in by_file.items()]
@@ -124,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         shape = f"{size:>4} {stars:>2}" if size else f"{'*':>4} {'*':>2}"
         line = f"{name:<16} {shape} {label:<7} {len(rows):>6} {statistics.median(ms):>8.2f}"
         line += f" {percentile(ms, 0.95):>8.2f} {max(ms):>8.2f} {statistics.median(nodes):>6.0f} {max(nodes):>6}"
-        naive = [row[2] for row in rows if row[2] is not None]
+        line += f" {sum(row[2] for row in rows):>4}"
+        for column in range(len(rows[0][4])):
+            times = [row[4][column] for row in rows]
+            line += f" {statistics.median(times):>14.2f} {percentile(times, 0.95):>7.1f} {max(times):>8.1f}"
+        naive = [row[3] for row in rows if row[3] is not None]
         if naive:
             line += f" {statistics.median(naive):>13.1f} {len(naive):>8}"
         print(line)

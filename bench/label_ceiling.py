@@ -95,7 +95,8 @@ def main() -> None:
         # Steps at or above each rank of the table: a non-negative weight per rank is a cost table in the same order.
         at_or_above = np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
         nodes = np.array(
-            [count_solutions(puzzle_from_json(rows[r["id"]], where=r["id"]), 2).nodes for r in group], float
+            [count_solutions(puzzle_from_json(rows[r["id"]], where=r["id"]), 2, sat_after=None).nodes for r in group],
+            float,
         )
         print(
             f"{size:>5} {easier + '<' + harder_label:>16} {len(group):>4} "

@@ -48,7 +48,8 @@ class _CapacityTable(dict[Cells, int]):
     """Just the capacity, for the hot loop (one lookup instead of a lookup and an index)."""
 
     def __missing__(self, columns: Cells) -> int:
-        value = self[columns] = _TIGHT[columns][0]
+        value: int = _TIGHT[columns][0]
+        self[columns] = value
         return value
 
 

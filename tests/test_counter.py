@@ -11,7 +11,7 @@ from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from starbattle_core.counter import count_solutions
+from starbattle_core.counter import SAT_AFTER, CountResult, count_solutions
 from starbattle_core.formats import puzzle_from_json, read_jsonl
 from starbattle_core.puzzle import InputError, Puzzle, solution_problems
 
@@ -115,28 +115,33 @@ def boards(draw: st.DrawFn, shape: tuple[int, int]) -> tuple[Puzzle, int, int]:
 SHAPES = [(5, 1), (6, 1), (7, 1), (8, 2), (9, 2)]
 
 
-def check_against_brute_force(puzzle: Puzzle, extra_stars: int, extra_empty: int) -> None:
+# The pure search (the reference), and the SAT solver taking over right after the root's propagation.
+ENGINES = {"search": None, "sat": 0}
+
+
+def check_against_brute_force(puzzle: Puzzle, extra_stars: int, extra_empty: int, sat_after: int | None) -> None:
     expected = brute_force_solutions(puzzle, extra_stars, extra_empty)
-    full = count_solutions(puzzle, limit=len(expected) + 1, stars=extra_stars, empty=extra_empty)
+    full = count_solutions(puzzle, limit=len(expected) + 1, stars=extra_stars, empty=extra_empty, sat_after=sat_after)
     assert full.exact
     assert full.count == len(expected)
     assert sorted(full.solutions) == expected
     for solution in full.solutions:
         assert solution_problems(puzzle, solution) == []
     for limit in (1, 2):
-        capped = count_solutions(puzzle, limit=limit, stars=extra_stars, empty=extra_empty)
+        capped = count_solutions(puzzle, limit=limit, stars=extra_stars, empty=extra_empty, sat_after=sat_after)
         assert capped.count == min(limit, len(expected))
         assert capped.exact == (len(expected) < limit)
         assert set(capped.solutions) <= set(expected)
         assert len(set(capped.solutions)) == capped.count
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("shape", SHAPES, ids=[f"{n}x{n}-{k}star" for n, k in SHAPES])
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(data=st.data())
-def test_counts_match_brute_force(shape: tuple[int, int], data: st.DataObject) -> None:
+def test_counts_match_brute_force(shape: tuple[int, int], engine: str, data: st.DataObject) -> None:
     puzzle, extra_stars, extra_empty = data.draw(boards(shape))
-    check_against_brute_force(puzzle, extra_stars, extra_empty)
+    check_against_brute_force(puzzle, extra_stars, extra_empty, ENGINES[engine])
 
 
 def test_random_boards_cover_zero_one_and_many_solutions() -> None:
@@ -159,19 +164,29 @@ def stripes(size: int, stars: int = 1) -> Puzzle:
 
 def test_limit_stops_the_search() -> None:
     puzzle = stripes(6)  # 90 layouts, all solutions
-    result = count_solutions(puzzle, limit=5)
+    result = count_solutions(puzzle, limit=5, sat_after=None)
     assert (result.count, result.exact, len(result.solutions)) == (5, False, 5)
-    everything = count_solutions(puzzle, limit=1000)
+    everything = count_solutions(puzzle, limit=1000, sat_after=None)
     assert (everything.count, everything.exact) == (90, True)
     assert result.nodes < everything.nodes
 
 
+def test_limit_stops_the_sat_solver() -> None:
+    puzzle = stripes(6)
+    result = count_solutions(puzzle, limit=5)
+    assert (result.count, result.exact, len(set(result.solutions)), result.engine) == (5, False, 5, "sat")
+    everything = count_solutions(puzzle, limit=90)  # exactly as many as there are: not known to be all
+    assert (everything.count, everything.exact) == (90, False)
+    assert set(everything.solutions) == set(count_solutions(puzzle, limit=1000, sat_after=None).solutions)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("size", "stars", "layouts"), [(7, 1, 646), (8, 2, 2), (9, 2, 664)])
-def test_striped_boards_have_every_layout_as_a_solution(size: int, stars: int, layouts: int) -> None:
+def test_striped_boards_have_every_layout_as_a_solution(size: int, stars: int, layouts: int, engine: str) -> None:
     """The layout counts of ../shared/docs/layout_counts.txt, found one by one, each passing the verifier."""
     puzzle = stripes(size, stars)
-    result = count_solutions(puzzle, limit=10_000)
-    assert (result.count, result.exact) == (layouts, True)
+    result = count_solutions(puzzle, limit=10_000, sat_after=ENGINES[engine])
+    assert (result.count, result.exact, result.engine) == (layouts, True, engine)
     assert len(set(result.solutions)) == layouts
     for solution in result.solutions:
         assert solution_problems(puzzle, solution) == []
@@ -230,10 +245,11 @@ def test_limit_below_one_is_rejected() -> None:
 GOLDEN_FILES = ["queens/linkedin.jsonl", "queens/community.jsonl", "starbattle/handmade.jsonl"]
 
 
-def check_unique(puzzle: Puzzle, where: str) -> None:
-    result = count_solutions(puzzle, limit=2)
+def check_unique(puzzle: Puzzle, where: str, sat_after: int | None = SAT_AFTER) -> CountResult:
+    result = count_solutions(puzzle, limit=2, sat_after=sat_after)
     assert (result.count, result.exact) == (1, True), f"{where} {puzzle.id}: {result.count} solutions"
     assert result.solutions[0] == puzzle.solution, f"{where} {puzzle.id}: another solution"
+    return result
 
 
 @pytest.mark.parametrize("name", GOLDEN_FILES)
@@ -256,9 +272,22 @@ def archive_boards() -> list[tuple[Puzzle, str]]:
 
 
 def test_archive_boards_have_exactly_their_published_solution() -> None:
-    # All 1,020 boards, the 150 14x14 hard ones included (about 35 s of the suite; they are the counter's hardest).
+    # All 1,020 boards, the 150 14x14 hard ones included (what the root's propagation leaves open goes to SAT).
+    checked = 0
+    handed_to_sat = 0
+    for puzzle, _label in archive_boards():
+        result = check_unique(puzzle, "archive")
+        checked += 1
+        handed_to_sat += result.engine == "sat"
+    assert checked == 1020
+    assert 0 < handed_to_sat < checked  # both ways are exercised on real boards
+
+
+@pytest.mark.slow
+def test_archive_boards_by_the_pure_search() -> None:
+    """The reference on its own (no SAT solver) settles every archive board too: the slow tail, as its own job."""
     checked = 0
     for puzzle, _label in archive_boards():
-        check_unique(puzzle, "archive")
+        check_unique(puzzle, "archive (search only)", sat_after=None)
         checked += 1
     assert checked == 1020
