@@ -75,7 +75,9 @@ DESCRIPTION_KEYS = (
     "date",
     "slot",
 )
-KNOWN_KEYS = (*PUZZLE_KEYS, *DESCRIPTION_KEYS)
+# A player's marks on the board (`hint` reads them; the other commands judge the bare board).
+PLAYER_KEYS = ("marks",)
+KNOWN_KEYS = (*PUZZLE_KEYS, *DESCRIPTION_KEYS, *PLAYER_KEYS)
 # A puzzle file is at most this big: every board the project reads is far smaller (the largest shared file is under
 # 1 MB), and reading costs several times the input's size in memory and a minute or more for the biggest.
 MAX_INPUT_BYTES = 8 * 1024 * 1024

@@ -129,6 +129,9 @@ def test_the_page_shows_a_hypothetical_chain_link_by_link(project: Path, tmp_pat
     from flows.site import publish_day
 
     boards = day_boards(open_database(f"sqlite:///{project / 'db' / 'starbattle.db'}"), DAY)
+    for board in boards:  # the grader's own chains out of the way: only the one below is counted
+        for step in board.steps["steps"]:
+            step.pop("chain", None)
     steps = boards[0].steps["steps"]
     chain = [
         {"code": "assume", "stars": [[0, 0]], "empties": [], "sentence": "suppose R1C1 is a star"},
