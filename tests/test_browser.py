@@ -221,4 +221,7 @@ def test_print_view_has_one_board_per_page_and_no_controls(page: Any) -> None:
 def test_the_archive_opens_from_disk_and_links_the_day(page: Any, site: Path) -> None:
     page.goto((site / "index.html").as_uri())
     page.locator(f"a[href='{DAY.isoformat()}/index.html']").click()
+    # The click starts a navigation; count once the day page has loaded, not while it is still being parsed.
+    page.wait_for_url(f"**/{DAY.isoformat()}/index.html")
+    page.wait_for_load_state("load")
     assert page.locator("section.board").count() == 7
