@@ -24,43 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # conftest, when run a
 
 from conftest import shared_file
 
-from starbattle_core.formats import parse_puzzles, puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
+from starbattle_core.formats import (
+    KNOWN_KEYS,  # the keys a reader may take (the README's list): any other key accepted silently is a misread
+    parse_puzzles,
+    puzzle_to_json,
+    puzzle_to_puzzlink,
+    puzzle_to_text,
+    read_jsonl,
+)
 from starbattle_core.puzzle import InputError, Puzzle, is_solution
-
-# The keys a reader may take without reading them into the board (the README's list); any other key accepted
-# silently is a misread.
-KNOWN_KEYS = [
-    "id",
-    "name",
-    "game",
-    "size",
-    "stars",
-    "regions",
-    "regionMap",
-    "solution",
-    "given_stars",
-    "cats",
-    "givenCats",
-    "given_empty",
-    "crosses",
-    "givenCrosses",
-    "label",
-    "source",
-    "license",
-    "band",
-    "difficulty",
-    "fun",
-    "looks",
-    "seed",
-    "version",
-    "solver_version",
-    "generator_version",
-    "repair_rounds",
-    "tune_rounds",
-    "counters",
-    "date",
-    "slot",
-]
 
 SEEDS: list[Puzzle] = [
     *list(read_jsonl(str(shared_file("starbattle/handmade.jsonl"))))[:6],
