@@ -5,6 +5,8 @@
                                                    --sheet out.html for a contact sheet of 12 + 12 per game
     python bench/bench_generator.py --unique       share of attempts ending unique without and with repair
     python bench/bench_generator.py --slots        seconds to one accepted board for each of the seven daily slots
+    python bench/bench_generator.py --big          the same for a 14x14 3-star board of each band (not a daily
+                                                   slot: a weekend-sized board), with CPU seconds and the stages
     python bench/bench_generator.py --experience   experience-score parts: hand-made, raw generated, accepted
     python bench/bench_generator.py --variety      10x10 2-star layout pairs sharing > 60% of stars: windows vs random
 
@@ -62,6 +64,7 @@ DAILY = [
     Slot("queens", 9, 1, "medium"),
     Slot("queens", 9, 1, "hard"),
 ]
+BIG = [Slot("starbattle", 14, 3, band) for band in ("easy", "medium", "hard", "expert")]
 
 
 def pct(values: Sequence[float], q: float) -> float:
@@ -201,17 +204,21 @@ def bench_unique(attempts: int) -> None:
         )
 
 
-def bench_slots(seeds: int, budget: float) -> list:
+def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> list:
     print(f"== seconds to one accepted board, {seeds} seeds per slot, budget {budget:g} s ==")
     accepted = []
     day = []
-    for slot in DAILY:
-        times, missed, candidates = [], 0, []
+    for slot in slots:
+        times, cpu, missed, candidates = [], [], 0, []
+        stages: dict[str, list[float]] = {}
         for seed in range(seeds):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             generation = generate(slot, seed, budget)
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             candidates.append(generation.counters.candidates)
+            for stage, seconds in generation.counters.seconds.items():
+                stages.setdefault(stage, []).append(seconds)
             if generation.board is None:
                 missed += 1
             else:
@@ -222,7 +229,14 @@ def bench_slots(seeds: int, budget: float) -> list:
             f"median {pct(times, 50):6.1f} s, p90 {pct(times, 90):6.1f} s, max {max(times):6.1f} s, "
             f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{seeds}"
         )
-    print(f"a day of seven boards, sum of medians: {sum(day):.1f} s")
+        # Where the time goes (the stages' own wall seconds) and what it cost in CPU: on a loaded machine the
+        # two differ by the load.
+        print(
+            f"    CPU median {pct(cpu, 50):6.1f} s, max {max(cpu):6.1f} s; stage medians (wall s): "
+            + ", ".join(f"{stage} {pct(seconds, 50):.1f}" for stage, seconds in stages.items())
+        )
+    if slots is DAILY:
+        print(f"a day of seven boards, sum of medians: {sum(day):.1f} s")
     return accepted
 
 
@@ -274,14 +288,14 @@ def bench_variety(window: int, draws: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    for flag in ("looks", "unique", "slots", "experience", "variety"):
+    for flag in ("looks", "unique", "slots", "big", "experience", "variety"):
         parser.add_argument(f"--{flag}", action="store_true")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--attempts", type=int, default=100)
     parser.add_argument("--budget", type=float, default=120.0)
     parser.add_argument("--sheet", type=Path, default=None, help="--looks: write a contact sheet (HTML) here")
     args = parser.parse_args()
-    everything = not any((args.looks, args.unique, args.slots, args.experience, args.variety))
+    everything = not any((args.looks, args.unique, args.slots, args.big, args.experience, args.variety))
     if everything or args.looks:
         bench_looks(150, args.seeds, args.budget, args.sheet)
     if everything or args.unique:
@@ -289,6 +303,8 @@ def main() -> None:
     if everything or args.variety:
         bench_variety(200, 200)
     accepted = bench_slots(args.seeds, args.budget) if everything or args.slots else []
+    if args.big:
+        bench_slots(args.seeds, args.budget, BIG)
     if everything or args.experience:
         bench_experience(40, accepted)
 
