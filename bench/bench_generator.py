@@ -7,6 +7,9 @@
     python bench/bench_generator.py --slots        seconds to one accepted board for each of the seven daily slots
     python bench/bench_generator.py --big          the same for a 14x14 3-star board of each band (not a daily
                                                    slot: a weekend-sized board), with CPU seconds and the stages
+    python bench/bench_generator.py --slot queens-hard --seeds 40
+                                                   one slot of config/starbattle.yaml with its own candidate
+                                                   budget and seconds: wall and CPU seconds, candidates, misses
     python bench/bench_generator.py --experience   experience-score parts: hand-made, raw generated, accepted
     python bench/bench_generator.py --variety      10x10 2-star layout pairs sharing > 60% of stars: windows vs random
 
@@ -21,6 +24,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -240,6 +244,43 @@ def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> lis
     return accepted
 
 
+def bench_slot(name: str, seeds: int) -> None:
+    """One configured slot as the pipeline runs it (its candidate budget and seconds, the config's generator and
+    grading settings), seeds 0 .. seeds-1. CPU seconds next to wall seconds: on a loaded machine the wall clock
+    mostly measures the neighbours; the candidates tried do not depend on the machine at all."""
+    from flows.settings import load_settings
+
+    settings = load_settings()
+    pipeline = settings.pipeline
+    chosen = next((s for s in pipeline.slots if s.name == name), None)
+    if chosen is None:
+        raise SystemExit(f"--slot {name!r}: no such slot in config (have {', '.join(s.name for s in pipeline.slots)})")
+    slot = chosen.as_generator_slot()
+    config = settings.generator.model_copy(update={"max_candidates": pipeline.slot_candidates(chosen)})
+    budget = pipeline.slot_budget(chosen)
+    print(f"== {name}: {seeds} seeds, candidate budget {config.max_candidates}, outer limit {budget:g} s ==")
+    wall, cpu, candidates, missed, bands = [], [], [], 0, []
+    for seed in range(seeds):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        generation = generate(slot, seed, budget, config, settings.grading)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        candidates.append(generation.counters.candidates)
+        if generation.board is None:
+            missed += 1
+        else:
+            bands.append(generation.board.band)
+        print(
+            f"seed {seed:3d}: {candidates[-1]:4d} candidates, {wall[-1]:6.1f} s wall, {cpu[-1]:6.1f} s CPU", flush=True
+        )
+    for label, values in (("wall s", wall), ("CPU s", cpu), ("candidates", candidates)):
+        print(
+            f"{label:10s} median {pct(values, 50):7.1f}  p90 {pct(values, 90):7.1f}  max {max(values):7.1f}  "
+            f"sum {sum(values):8.1f}"
+        )
+    print(f"budget misses {missed}/{seeds}; bands of the boards {dict(Counter(bands))}")
+
+
 def parts(grades: list) -> str:
     solved = [g for g in grades if g.solved]
     if not solved:
@@ -293,8 +334,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--attempts", type=int, default=100)
     parser.add_argument("--budget", type=float, default=120.0)
+    parser.add_argument("--slot", default=None, help="one slot of config/starbattle.yaml by name (--seeds of it)")
     parser.add_argument("--sheet", type=Path, default=None, help="--looks: write a contact sheet (HTML) here")
     args = parser.parse_args()
+    if args.slot is not None:
+        bench_slot(args.slot, args.seeds)
+        return
     everything = not any((args.looks, args.unique, args.slots, args.big, args.experience, args.variety))
     if everything or args.looks:
         bench_looks(150, args.seeds, args.budget, args.sheet)

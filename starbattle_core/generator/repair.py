@@ -25,6 +25,7 @@ from ..puzzle import Cells, Puzzle
 from .shape import cell_list, grid, region_masks
 
 Counter = Callable[[Puzzle, int], CountResult]
+IMPOSTOR_REACH = 4  # the longest path an impostor deep inside its region travels with
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def apply_move(regions: tuple[int, ...], move: Move) -> tuple[int, ...]:
 
 
 def impostor_moves(
-    regions: tuple[int, ...], size: int, intended: Cells, alternate: Cells, reach: int = 4
+    regions: tuple[int, ...], size: int, intended: Cells, alternate: Cells, reach: int = IMPOSTOR_REACH
 ) -> list[Move]:
     """Every move that carries an impostor into another region, keeps the intended stars where they are and
     leaves both regions connected.
@@ -80,36 +81,48 @@ def impostor_moves(
     An impostor inside its region (no other region beside it) travels with a short path of its region's cells,
     at most `reach` long and free of intended stars, to a cell that has another region beside it.
     """
-    g = grid(size)
     masks = region_masks(regions, size)
     moves: dict[tuple[Cells, int], Move] = {}
     for cell in cell_list(impostors(intended, alternate)):
-        source = regions[cell]
-        home = masks[source]
-        anchors = home & intended
-        parent = {cell: -1}
-        frontier = [cell]
-        for _ in range(reach):
-            following = []
-            for x in frontier:
-                path = 0
-                walk = x
-                while walk >= 0:
-                    path |= 1 << walk
-                    walk = parent[walk]
-                rest = home & ~path
-                main = g.reach(anchors & -anchors, rest) if anchors else rest
-                if anchors & ~main or not main or not g.connected(main):
-                    continue
-                for target in sorted({regions[side] for side in cell_list(g.sides[x])} - {source}):
-                    move = Move(cell, source, target, (path | (rest & ~main)) & ~(1 << cell))
-                    moves.setdefault((move.cells, target), move)
-                for side in cell_list(g.sides[x] & home & ~intended):
-                    if side not in parent:
-                        parent[side] = x
-                        following.append(side)
-            frontier = following
+        for move in _cell_moves(regions, size, masks, intended, cell, reach):
+            moves.setdefault((move.cells, move.target), move)
     return list(moves.values())
+
+
+def _cell_moves(
+    regions: tuple[int, ...], size: int, masks: list[Cells], intended: Cells, cell: int, reach: int
+) -> list[Move]:
+    """The moves of `impostor_moves` that carry this one cell, in the order it finds them. They depend on the
+    cell alone, not on the alternate solution that starred it, so a repair round finds them once per cell."""
+    g = grid(size)
+    source = regions[cell]
+    home = masks[source]
+    anchors = home & intended
+    parent = {cell: -1}
+    frontier = [cell]
+    moves: list[Move] = []
+    for _ in range(reach):
+        following = []
+        for x in frontier:
+            path = 0
+            walk = x
+            while walk >= 0:
+                path |= 1 << walk
+                walk = parent[walk]
+            rest = home & ~path
+            main = g.reach(anchors & -anchors, rest) if anchors else rest
+            if anchors & ~main or not main or not g.connected(main):
+                continue
+            moves.extend(
+                Move(cell, source, target, (path | (rest & ~main)) & ~(1 << cell))
+                for target in sorted({regions[side] for side in cell_list(g.sides[x])} - {source})
+            )
+            for side in cell_list(g.sides[x] & home & ~intended):
+                if side not in parent:
+                    parent[side] = x
+                    following.append(side)
+        frontier = following
+    return moves
 
 
 def choose_repair_move(
@@ -127,10 +140,15 @@ def choose_repair_move(
     regions (a Queens board's planted gift) are left alone while anything else will do. A move that would leave
     its source region under `least` cells (a give-away, looks.smallest_allowed) is never made.
     """
+    masks = region_masks(regions, size)
+    found: dict[int, list[Move]] = {}  # an impostor shared by several alternates is looked at once
     moves: dict[tuple[Cells, int], Move] = {}
     for alternate in alternates:
-        for move in impostor_moves(regions, size, intended, alternate):
-            moves.setdefault((move.cells, move.target), move)
+        for cell in cell_list(impostors(intended, alternate)):
+            if cell not in found:
+                found[cell] = _cell_moves(regions, size, masks, intended, cell, IMPOSTOR_REACH)
+            for move in found[cell]:
+                moves.setdefault((move.cells, move.target), move)
     sizes = [0] * size
     for region in regions:
         sizes[region] += 1

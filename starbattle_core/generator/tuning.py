@@ -19,7 +19,7 @@ from ..counter import count_solutions
 from ..grader import Grade, GradingConfig
 from ..puzzle import Puzzle
 from .config import BANDS, GeneratorConfig, Slot
-from .looks import looks_score
+from .looks import gives_away, looks_score
 from .repair import apply_move, boundary_moves
 from .stages import band_miss, grade_for_slot, judge
 
@@ -65,7 +65,7 @@ def _centred(result: Grade, slot: Slot, grading: GradingConfig) -> bool:
     return middle is None or middle[0] <= result.difficulty <= middle[2]
 
 
-def _standing(
+def standing(
     result: Grade, slot: Slot, config: GeneratorConfig, grading: GradingConfig
 ) -> tuple[float, float, float, float]:
     """Lower is better: the distance to the band, the shortfall under the fun gate, the distance to the band's
@@ -73,10 +73,27 @@ def _standing(
     fun = result.experience.fun
     return (
         band_miss(result, slot, grading),
-        max(0.0, config.fun_gate - fun),
+        max(0.0, config.fun_gate - fun) + _late_climax(result, slot, config),
         _off_centre(result, slot, grading),
         -fun,
     )
+
+
+def _late_climax(result: Grade, slot: Slot, config: GeneratorConfig) -> float:
+    """Queens: how far the hardest step comes after the climax gate, in fun points (one point per percent of the
+    solve). The gate rejects a hard board whose hypothetical step comes late as low fun even when its fun score
+    passes; without this term such a board stood level with every nudge and its climb only drew blind. Queens hard
+    needs it most: its hardest step is the hypothetical one, and 8 of 10 hard candidates measured came after the
+    cut (2 of them with a passing fun score). Star Battle keeps the fun score alone."""
+    if slot.game != "queens":
+        return 0.0
+    return 100.0 * max(0.0, result.climax - config.climax_gate)
+
+
+def _queens_giveaway(puzzle: Puzzle, slot: Slot, config: GeneratorConfig) -> bool:
+    """Queens: a nudge that shrinks a region into a give-away would be kept by the climb and then fail the final
+    gate (tune_stage), losing the whole climb; it is skipped instead. Star Battle boards are left as they were."""
+    return slot.game == "queens" and gives_away(puzzle, slot.band, config.allow_giveaways)
 
 
 def tune(
@@ -92,7 +109,7 @@ def tune(
     middle half of its band."""
     intended = puzzle.solution
     assert intended is not None, "tuning needs the intended solution"
-    best = _standing(result, slot, config, grading)
+    best = standing(result, slot, config, grading)
     kept = tried = 0
     for _ in range(config.tune_rounds(slot.game)):
         if (judge(result, slot, config, grading) is None and _centred(result, slot, grading)) or out_of_time():
@@ -105,14 +122,14 @@ def tune(
         nudged = Puzzle(
             puzzle.size, puzzle.stars, apply_move(puzzle.regions, move), puzzle.game, id=puzzle.id, solution=intended
         )
-        if looks_score(nudged) < config.looks_gate:
+        if looks_score(nudged) < config.looks_gate or _queens_giveaway(nudged, slot, config):
             continue
         counted = count_solutions(nudged, 2)
         if counted.count != 1 or not counted.exact:
             continue
         graded = grade_for_slot(nudged, slot, config, grading)
-        standing = _standing(graded, slot, config, grading)
-        if graded.solved and standing < best:
-            puzzle, result, best = nudged, graded, standing
+        placed = standing(graded, slot, config, grading)
+        if graded.solved and placed < best:
+            puzzle, result, best = nudged, graded, placed
             kept += 1
     return Tuning(puzzle, result, kept, tried)
