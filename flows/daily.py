@@ -18,7 +18,7 @@ from uuid import UUID
 from prefect import flow, get_run_logger, runtime, task
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 from prefect.futures import PrefectFuture
-from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+from prefect.task_runners import ThreadPoolTaskRunner
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
 # parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
@@ -40,6 +40,7 @@ from flows.policy import (
     start_work,
     take_round,
 )
+from flows.pool import StoppablePool
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
 from flows.tasks import GENERATOR_VERSION, STAGE_TASKS, accepted_board, database, record_effort, schedule_board
@@ -70,7 +71,7 @@ def task_runner(settings: Settings) -> Any:
     if settings.pipeline.dask_address:
         return dask_task_runner(settings.pipeline.dask_address)
     workers = settings.pipeline.workers
-    return ProcessPoolTaskRunner(max_workers=workers) if workers > 1 else ThreadPoolTaskRunner(max_workers=1)
+    return StoppablePool(max_workers=workers) if workers > 1 else ThreadPoolTaskRunner(max_workers=1)
 
 
 def fill_dates(

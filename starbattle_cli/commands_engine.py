@@ -7,13 +7,15 @@ checked before any puzzle is counted, so bad input stops with status 2 before an
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from typing import Any
 
 import numpy as np
 import typer
 
-from starbattle_core.counter import CountResult, count_solutions
+from starbattle_core.counter import Solutions, count_solutions
 from starbattle_core.layouts import count_layouts, layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Cells, InputError, cells_to_coords
 from starbattle_core.render import render_board
@@ -30,9 +32,6 @@ from .puzzle_input import (
     puzzle_label,
 )
 
-# `solve --limit` keeps every solution it finds (the counter's memo of completions holds them): about 550 bytes
-# each on a 10x10 board, so this many cost some 55 MB; a count past it is not a job for `solve`.
-MAX_LIMIT = 100_000
 # `layouts sample` draws this many layouts at a time from one generator: the same layouts as one call (numpy's
 # bounded draws consume the generator in order), in bounded memory whatever -n is.
 SAMPLE_CHUNK = 1 << 15
@@ -47,13 +46,13 @@ def _coords(mask: Cells, size: int) -> list[list[int]]:
     return [list(rc) for rc in cells_to_coords(mask, size)]
 
 
-def _count_phrase(result: CountResult) -> str:
-    if result.count == 0:
+def _count_phrase(count: int, exact: bool) -> str:
+    if count == 0:
         return "no solution"
-    noun = "solution" if result.count == 1 else "solutions"
-    if result.exact:
-        return f"{result.count} {noun}"
-    return f"at least {result.count} {noun} (stopped at the limit)"
+    noun = "solution" if count == 1 else "solutions"
+    if exact:
+        return f"{count} {noun}"
+    return f"at least {count} {noun} (stopped at the limit)"
 
 
 @app.command()
@@ -99,7 +98,7 @@ def verify(
         elif unique:
             verdict = "unique"
         else:
-            verdict = f"NOT unique: {_count_phrase(result)}"
+            verdict = f"NOT unique: {_count_phrase(result.count, result.exact)}"
         typer.echo(f"{puzzle_label(puzzle, index)}: {verdict} ({result.ms:.1f} ms, {result.nodes} nodes)")
     if not as_json:
         typer.echo(f"{len(puzzles) - failures} of {len(puzzles)} puzzles unique")
@@ -109,47 +108,56 @@ def verify(
 @app.command()
 def solve(
     path: str = typer.Argument(..., help=PATH_HELP),
-    limit: int = typer.Option(2, "--limit", help=f"Stop counting after this many solutions (at most {MAX_LIMIT:,})."),
+    limit: int = typer.Option(2, "--limit", help="Stop after this many solutions (each printed as it is found)."),
     as_json: bool = typer.Option(
-        False, "--json", help="One JSON object per puzzle: id, count, exact, solutions, ms, nodes."
+        False, "--json", help="One JSON object per puzzle: id, solutions, count, exact, ms, nodes."
     ),
     letters: bool = typer.Option(False, "--letters", help="Show region letters in the cells without a star."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Draw with ASCII characters only."),
     stars: int | None = typer.Option(None, "--stars", help=STARS_HELP),
     timeout: float = typer.Option(0, "--timeout", help=TIMEOUT_HELP),
 ) -> None:
-    """Solve every puzzle in the file: the board with its stars, the solution count and the time.
+    """Solve every puzzle in the file: each solution drawn as it is found (up to --limit), the count and the time.
 
-    Exit status 0 when every puzzle has a solution, 1 when some has none, 2 on bad input or a puzzle past --timeout.
+    The solutions stream: memory stays flat however large --limit is. Exit status 0 when every puzzle has a
+    solution, 1 when some has none, 2 on bad input or a puzzle past --timeout.
     """
-    if not 1 <= limit <= MAX_LIMIT:
-        raise InputError(f"--limit must be between 1 and {MAX_LIMIT:,} (every solution found is kept), not {limit:,}")
+    if limit < 1:
+        raise InputError(f"--limit must be at least 1, not {limit:,}")
     check_timeout(timeout)
     puzzles = load_puzzles(path, stars)
     plain = ascii_only or plain_terminal()
     unsolved = 0
     for index, puzzle in enumerate(puzzles, 1):
-        with deadline(timeout, puzzle_label(puzzle, index)):
-            result = count_solutions(puzzle, limit=limit)
-        unsolved += result.count == 0
+        label = puzzle_label(puzzle, index)
+        solutions = Solutions(puzzle)
+        found = 0
+        start = time.perf_counter()
         if as_json:
-            record = {
-                "id": puzzle_label(puzzle, index),
-                "count": result.count,
-                "exact": result.exact,
-                "solutions": [_coords(found, puzzle.size) for found in result.solutions],
-                "ms": round(result.ms, 3),
-                "nodes": result.nodes,
-            }
-            typer.echo(json.dumps(record))
+            # One JSON object a line as before, written as the solutions come: the list is never held.
+            typer.echo(f'{{"id": {json.dumps(label)}, "solutions": [', nl=False)
+        else:
+            per_unit = f"{puzzle.stars} star{'s' if puzzle.stars > 1 else ''} per unit"
+            typer.echo(f"{label}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
+        with deadline(timeout, label):
+            for solution in itertools.islice(solutions, limit):
+                if as_json:
+                    typer.echo(("" if not found else ", ") + json.dumps(_coords(solution, puzzle.size)), nl=False)
+                else:
+                    typer.echo(
+                        render_board(puzzle, solution, puzzle.all_cells & ~solution, letters=letters, ascii=plain)
+                    )
+                found += 1
+        ms = (time.perf_counter() - start) * 1000.0
+        unsolved += found == 0
+        exact = found < limit  # as a count says it: stopped at the limit, there may be more
+        if as_json:
+            tail = {"count": found, "exact": exact, "ms": round(ms, 3), "nodes": solutions.nodes}
+            typer.echo("], " + json.dumps(tail)[1:])
             continue
-        shown = result.solutions[0] if result.solutions else 0
-        empty = puzzle.all_cells & ~shown if result.solutions else 0
-        per_unit = f"{puzzle.stars} star{'s' if puzzle.stars > 1 else ''} per unit"
-        typer.echo(f"{puzzle_label(puzzle, index)}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
-        typer.echo(render_board(puzzle, shown, empty, letters=letters, ascii=plain))
-        more = ", the first shown" if result.count > 1 else ""
-        typer.echo(f"{_count_phrase(result)}{more}; {result.ms:.1f} ms, {result.nodes} nodes\n")
+        if not found:
+            typer.echo(render_board(puzzle, 0, 0, letters=letters, ascii=plain))
+        typer.echo(f"{_count_phrase(found, exact)}; {ms:.1f} ms, {solutions.nodes} nodes\n")
     raise typer.Exit(1 if unsolved else 0)
 
 

@@ -32,6 +32,7 @@ regions, other branch orders (no gain), and remembering searched residual states
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .board_tables import BoardTables, board_tables
@@ -44,6 +45,9 @@ from .sat_counter import sat_solutions
 # tried (3, 10, 30, 60, 100, 300) on 10x10 and 14x14 and was level with them elsewhere; the boards the root settles
 # (most small ones) never reach the solver.
 SAT_AFTER = 0
+# Solutions an enumeration (`Solutions`) takes from the SAT solver before the search goes on: each costs the solver a
+# blocking clause and the enumeration an entry in the set the search skips, some 200 bytes on a 10x10 board in all.
+SAT_HELD = 1_000
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,59 @@ def count_solutions(
                 found = tuple(sat_solutions(tables, *root, limit))
     exact = len(found) < limit
     return CountResult(len(found), exact, found, search.nodes, (time.perf_counter() - start) * 1000.0, engine)
+
+
+class Solutions:
+    """Every solution of a puzzle (honouring its givens plus the extra `stars` and `empty` cells), one at a time as
+    they are found, in memory that does not grow with how many are taken: `solve --limit N` for any N.
+
+    The first `SAT_HELD` come from the SAT solver, as `count_solutions` finds them (same order, so `--limit 2` and
+    `--limit 1000000` start alike, and a hard board's first solutions come as fast as a count). The solver blocks
+    each solution it found with a clause, so past `SAT_HELD` the pure search takes over (`_Search.stream`, which
+    keeps one path of its tree), skipping the solutions the solver already gave. `nodes` counts the search's nodes.
+
+    >>> from starbattle_core.formats import puzzle_from_json
+    >>> loose = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "ADDBC", "AEDBC", "AEEBB"]})
+    >>> len(list(Solutions(loose)))
+    2
+    """
+
+    def __init__(self, puzzle: Puzzle, *, stars: Cells = 0, empty: Cells = 0) -> None:
+        self.puzzle = puzzle
+        self.stars = stars
+        self.empty = empty
+        self._search = _Search(board_tables(puzzle.size, puzzle.stars, puzzle.regions), limit=1)
+
+    @property
+    def nodes(self) -> int:
+        return self._search.nodes
+
+    def __iter__(self) -> Iterator[Cells]:
+        search = self._search
+        tables = search.tables
+        puzzle = self.puzzle
+        open_cells = puzzle.all_cells & ~(puzzle.given_empty | self.empty)
+        state = _place_all(tables, 0, open_cells, puzzle.given_stars | self.stars)
+        if state is None:
+            return
+        units = len(tables.units)
+        search.nodes += 1
+        root = search.propagate(*state, [-1] * units, [_NEVER] * units)
+        if root is None:
+            return
+        stars, open_cells = root[0], root[1]
+        if stars.bit_count() == search.total:
+            yield stars
+            return
+        held: set[Cells] = set()
+        for solution in sat_solutions(tables, stars, open_cells, SAT_HELD):
+            held.add(solution)
+            yield solution
+        if len(held) < SAT_HELD:
+            return
+        for solution in search.stream(stars, open_cells, [-1] * units, [_NEVER] * units):
+            if solution not in held:
+                yield solution
 
 
 def clear_caches() -> None:
@@ -210,6 +267,27 @@ _OPTIONS: dict[int, dict[int, tuple[bool, Cells, Cells, Cells]]] = {}
 _OPTIONS_KEPT = 100_000  # entries a board size keeps before its table is emptied
 
 
+def _branches(
+    tables: BoardTables, stars: Cells, open_cells: Cells, choice: Cells, need: int
+) -> Iterator[tuple[Cells, Cells]]:
+    """A node's children, (stars, open cells) each: branch i puts the unit's first star on its i-th open cell
+    (`choice`) and empties the cells before it, so the branches are disjoint and cover every solution."""
+    closes = tables.closes
+    cell_units = tables.cell_units
+    quota = tables.stars
+    for _ in range(choice.bit_count() - need + 1):
+        bit = choice & -choice
+        choice ^= bit
+        cell = bit.bit_length() - 1
+        child_stars = stars | bit
+        child_open = open_cells & ~closes[cell]
+        for unit in cell_units[cell]:
+            if (child_stars & unit).bit_count() == quota:
+                child_open &= ~unit
+        yield child_stars, child_open
+        open_cells &= ~bit
+
+
 class _Search:
     def __init__(self, tables: BoardTables, limit: int, budget: int | None = None) -> None:
         self.tables = tables
@@ -257,24 +335,26 @@ class _Search:
                     return
             return
         found = len(self.solutions)
-        # Branch on the unit's first star: on its i-th open cell, the cells before it empty.
-        closes = self.tables.closes
-        cell_units = self.tables.cell_units
-        quota = self.tables.stars
-        for _ in range(choice.bit_count() - need + 1):
-            bit = choice & -choice
-            choice ^= bit
-            cell = bit.bit_length() - 1
-            child_stars = stars | bit
-            child_open = open_cells & ~closes[cell]
-            for unit in cell_units[cell]:
-                if (child_stars & unit).bit_count() == quota:
-                    child_open &= ~unit
+        for child_stars, child_open in _branches(self.tables, stars, open_cells, choice, need):
             self.run(child_stars, child_open, seen[:], scores[:])
             if len(self.solutions) >= self.limit:
                 return
-            open_cells &= ~bit
         self.known[residual] = tuple([solution & ~stars for solution in self.solutions[found:]])
+
+    def stream(self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]) -> Iterator[Cells]:
+        """Every solution below a state, as found: the depth-first search of `run` without its memo of completions
+        (which holds every solution it has seen), so what is kept is one path of the tree however many solutions
+        come out."""
+        self.nodes += 1
+        result = self.propagate(stars, open_cells, seen, scores)
+        if result is None:
+            return
+        stars, open_cells, choice, need = result
+        if stars.bit_count() == self.total:
+            yield stars
+            return
+        for child_stars, child_open in _branches(self.tables, stars, open_cells, choice, need):
+            yield from self.stream(child_stars, child_open, seen[:], scores[:])
 
     def propagate(
         self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]

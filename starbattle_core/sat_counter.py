@@ -16,6 +16,8 @@ blocked (not all of its stars again) before the next call, so the solutions are 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from pysat.solvers import Solver
 
 from .board_tables import BoardTables
@@ -24,8 +26,9 @@ from .puzzle import Cells
 SOLVER = "gluecard4"
 
 
-def sat_solutions(tables: BoardTables, stars: Cells, open_cells: Cells, limit: int) -> list[Cells]:
-    """Up to `limit` distinct completions of a board state (every solution's full star set), in the solver's order.
+def sat_solutions(tables: BoardTables, stars: Cells, open_cells: Cells, limit: int) -> Iterator[Cells]:
+    """Up to `limit` distinct completions of a board state (every solution's full star set), in the solver's order,
+    each as soon as the solver finds it.
 
     Fewer than `limit` means there are no others. `stars` are placed; `open_cells` undecided; every other cell empty.
     """
@@ -36,13 +39,13 @@ def sat_solutions(tables: BoardTables, stars: Cells, open_cells: Cells, limit: i
         rest ^= bit
         cells.append(bit.bit_length() - 1)
     variable = {cell: index + 1 for index, cell in enumerate(cells)}
-    found: list[Cells] = []
+    found = 0
     with Solver(name=SOLVER) as solver:
         for unit in tables.units:
             need = tables.stars - (stars & unit).bit_count()
             literals = [variable[cell] for cell in cells if unit >> cell & 1]
             if not 0 <= need <= len(literals):
-                return []
+                return
             if literals:
                 solver.add_atmost(literals, need)
                 solver.add_atmost([-literal for literal in literals], len(literals) - need)
@@ -52,15 +55,15 @@ def sat_solutions(tables: BoardTables, stars: Cells, open_cells: Cells, limit: i
                 bit = later & -later
                 later ^= bit
                 solver.add_clause([-variable[cell], -variable[bit.bit_length() - 1]])
-        while len(found) < limit and solver.solve():
+        while found < limit and solver.solve():
             model = solver.get_model() or []
             solution = stars
             for cell in cells:
                 if model[variable[cell] - 1] > 0:
                     solution |= 1 << cell
-            found.append(solution)
+            found += 1
+            yield solution
             blocking = [-variable[cell] for cell in cells if solution >> cell & 1]
             if not blocking:  # no star left to place: that one state is the only solution
                 break
             solver.add_clause(blocking)
-    return found

@@ -126,7 +126,7 @@ def test_missing_file_and_bad_options_are_status_2(capsys) -> None:
     assert status == 2 and "cannot read /no/such/file.jsonl" in err
     assert_one_line_error(err)
     status, _, err = run(capsys, "solve", str(EXAMPLES), "--limit", "0")
-    assert status == 2 and "--limit must be between 1 and 100,000" in err
+    assert status == 2 and "--limit must be at least 1, not 0" in err
     status, _, err = run(capsys, "layouts", "count", "--size", "40", "--stars", "2")
     assert status == 2 and "out of range" in err
     assert_one_line_error(err)

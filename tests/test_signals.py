@@ -1,0 +1,150 @@
+"""Ctrl-C and SIGTERM of a generating run (`starbattle daily` / `backfill` on the process pool), tested the way a
+user does it: the command as a subprocess in a session of its own (a shell's job) on a fresh database and Prefect
+home, stopped from outside once its pool is at work. It must end promptly with one line and status 128 + signal,
+leave no Prefect server or pool worker behind, and leave a sound database with only whole boards.
+
+Each test starts a real Prefect server and a process pool: 30-60 s on a quiet 2-core machine, 3-4 minutes when it is
+loaded; so only daily's Ctrl-C runs in the main job, SIGTERM and backfill in the slow one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO
+from pipeline_processes import SMALL_SLOTS
+from test_servers import alive, port_open
+
+START_SECONDS = 300  # the Prefect server's start and the pool's spawn on a busy machine
+STOP_SECONDS = 30  # from the signal to the command's exit
+STOPPED = {signal.SIGINT: "error: interrupted (Ctrl-C)\n", signal.SIGTERM: "error: stopped (SIGTERM)\n"}
+
+
+@pytest.fixture
+def slow_run(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """(environment, database, Prefect home) of a config whose first slot publishes within seconds and whose other
+    two never pass the generator's gates (an unreachable expert band on 6x6 with a huge candidate budget), so the
+    pool's two workers are still at work when the signal comes."""
+    stuck = {**SMALL_SLOTS[0], "band": "expert", "candidate_budget": 100_000, "budget_seconds": 3600}
+    config = tmp_path / "starbattle.yaml"
+    pipeline = {
+        "slots": [SMALL_SLOTS[0], {**stuck, "name": "stuck-a"}, {**stuck, "name": "stuck-b"}],
+        "database_url": f"sqlite:///{tmp_path / 's.db'}",
+        "prefect_home": str(tmp_path / "prefect"),
+        "workers": 2,
+        "site_dir": None,
+    }
+    config.write_text(yaml.safe_dump({"pipeline": pipeline}), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    return {**env, "STARBATTLE_CONFIG": str(config)}, tmp_path / "s.db", tmp_path / "prefect"
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (its pool's workers, the multiprocessing resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def pool_workers(pid: int) -> list[int]:
+    workers = []
+    for child in children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            workers.append(child)
+    return workers
+
+
+def published(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            return int(connection.execute("SELECT count(*) FROM schedule").fetchone()[0])
+    except sqlite3.OperationalError:  # the tables are not made yet
+        return 0
+
+
+DAILY = ["daily", "--date", "2026-12-01"]
+BACKFILL = ["backfill", "--start", "2026-12-01", "--end", "2026-12-02"]
+
+
+@pytest.mark.parametrize(
+    ("command", "signum"),
+    [
+        pytest.param(DAILY, signal.SIGINT, id="daily-Ctrl-C"),
+        # The same path (the CLI's handler, the pool's __exit__) by another signal or command: the slow job.
+        pytest.param(DAILY, signal.SIGTERM, id="daily-SIGTERM", marks=pytest.mark.slow),
+        pytest.param(BACKFILL, signal.SIGINT, id="backfill-Ctrl-C", marks=pytest.mark.slow),
+    ],
+)
+def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, command: list[str], signum: int) -> None:
+    env, db, home = slow_run
+    cli = subprocess.Popen(
+        [sys.executable, "-c", "from starbattle_cli.app import main; main()", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=env,
+        start_new_session=True,  # as a shell starts a job: a signal to its process group is a Ctrl-C at the terminal
+    )
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not (published(db) and len(pool_workers(cli.pid)) == 2):
+            assert cli.poll() is None, cli.communicate()
+            assert time.monotonic() < deadline, "the run's pool did not start"
+            time.sleep(0.5)
+        [marker] = (home / "servers").glob("*.json")
+        server, port = int(json.loads(marker.read_text())["pid"]), int(marker.stem)
+        workers = children(cli.pid)
+        time.sleep(2)  # both workers inside a stage task
+        if signum == signal.SIGINT:
+            os.killpg(cli.pid, signal.SIGINT)  # the terminal sends it to the whole foreground job
+        else:
+            cli.send_signal(signal.SIGTERM)
+        stopped = time.monotonic()
+        _, err = cli.communicate(timeout=STOP_SECONDS)
+        took = time.monotonic() - stopped
+    finally:
+        if cli.poll() is None:
+            os.killpg(cli.pid, signal.SIGKILL)
+            cli.communicate()
+    assert "Traceback" not in err and err.endswith(STOPPED[signum]) and err.count("\n") <= 3, err
+    assert cli.returncode == 128 + signum, (cli.returncode, err)
+    assert took < STOP_SECONDS
+    deadline = time.monotonic() + STOP_SECONDS
+    while any(alive(pid) for pid in [server, *workers]) or port_open(port):
+        assert time.monotonic() < deadline, f"left behind: {[pid for pid in [server, *workers] if alive(pid)]}"
+        time.sleep(0.25)
+    assert not marker.exists()
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        # Whole boards only: every scheduled board has its puzzle and solve path, every puzzle its schedule entry.
+        assert connection.execute("SELECT count(*) FROM schedule").fetchone()[0] >= 1
+        assert connection.execute(
+            "SELECT count(*) FROM schedule s LEFT JOIN puzzle p ON p.id = s.puzzle_id WHERE p.id IS NULL"
+        ).fetchone() == (0,)
+        assert connection.execute(
+            "SELECT count(*) FROM puzzle p LEFT JOIN schedule s ON s.puzzle_id = p.id "
+            "LEFT JOIN solvepath v ON v.puzzle_id = p.id WHERE s.id IS NULL OR v.id IS NULL"
+        ).fetchone() == (0,)
+        assert connection.execute("SELECT status FROM run").fetchall() == [("failed",)]
