@@ -44,6 +44,7 @@ from flows.pool import StoppablePool
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
 from flows.tasks import GENERATOR_VERSION, STAGE_TASKS, accepted_board, database, record_effort, schedule_board
+from flows.variety import published_before, puzzle_keys
 from starbattle_core.generator.funnel import Batch
 from starbattle_core.generator.run import next_batch, settle
 from starbattle_core.grader import SOLVER_VERSION
@@ -180,6 +181,9 @@ def _publish(
     pipeline = settings.pipeline
     url = pipeline.resolved_database_url()
     result = outcome(work, chosen, settings.generator.similarity_threshold)
+    replacing = (work.date, work.slot.name) if force else None
+    if result == "accepted" and published_before(database(url), puzzle_keys(work.search.board), replacing):
+        result = "repeat"  # its map or layout was published on another day: on like a near-duplicate
     spent = effort(work, result)
     get_run_logger().info(
         "%s %s attempt %d: %s after %d candidates in %d rounds (%.1f s); rejections: %s",
@@ -195,13 +199,19 @@ def _publish(
     if result == "accepted":
         board = work.search.board
         assert board is not None and board.puzzle.solution is not None
-        schedule_board(
+        scheduled = schedule_board(
             url, run_id, work.date, work.slot.name, work.position, accepted_board(board), spent, replace=force
         )
-        # Whether this run's board or a concurrent run's won the slot, the slot is now filled.
-        chosen.setdefault(work.shape, []).append(board.puzzle.solution)
-        work.final = result
-        summary.published += 1
+        if scheduled is not None or work.slot.name in store.scheduled_slots(database(url), work.date):
+            # Whether this run's board or a concurrent run's won the slot, the slot is now filled.
+            chosen.setdefault(work.shape, []).append(board.puzzle.solution)
+            work.final = result
+            summary.published += 1
+            return
+        # A concurrent run published the same map or layout in between (store.save_board recorded a repeat).
+        if retry(pipeline, work, "repeat", chosen) is None:
+            work.final = "repeat"
+            summary.unfilled.append((work.date, work.slot.name))
         return
     record_effort(url, run_id, work.date, work.slot.name, spent, result)
     if retry(pipeline, work, result, chosen) is None:

@@ -28,6 +28,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, create_engine
 
 from flows.settings import masked_url
+from flows.variety import add_key_columns
 from starbattle_core.puzzle import InputError
 
 # Any fixed number: the PostgreSQL advisory lock taken while the tables are created.
@@ -70,6 +71,10 @@ class PuzzleRecord(SQLModel, table=True):
     seed: int = Field(sa_type=BigInteger)  # 60 bits (flows/tasks.py derive_seed): PostgreSQL's INTEGER is 32
     generator_version: str
     created: dt.datetime = Field(default_factory=_now)
+    # Canonical keys of the region map and the star layout (flows/variety.py): UNIQUE, so no map and no layout is
+    # published twice, checked by index; NULL once a forced re-run unschedules the board.
+    map_key: str | None = Field(default=None, index=True, unique=True)
+    layout_key: str | None = Field(default=None, index=True, unique=True)
 
 
 class SolvePath(SQLModel, table=True):
@@ -227,9 +232,11 @@ def _create_tables(engine: Engine) -> None:
                     # exists": under this lock (released at commit) the second process waits, then finds them made.
                     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
                 SQLModel.metadata.create_all(connection)
+                add_key_columns(connection)  # a database made before the variety keys
             return
         except DBAPIError as error:
-            if "already exists" not in str(error.orig) or attempt == CREATE_ATTEMPTS - 1:
+            racing = "already exists" in str(error.orig) or "duplicate column" in str(error.orig)
+            if not racing or attempt == CREATE_ATTEMPTS - 1:
                 raise
             time.sleep(0.05 * (attempt + 1))
 

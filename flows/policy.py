@@ -24,10 +24,10 @@ from starbattle_core.generator.run import ACCEPTED, EXHAUSTED, SEARCHING, TIMED_
 from starbattle_core.puzzle import Cells
 
 # What became of one attempt at a slot (the `attempt.outcome` column): published; or, with no board, its candidate
-# budget spent, its board too close to one already chosen that day, or the clock ended it first. Only the first two
-# move the next run on to the next seed: a timed-out attempt is tried again with the same seed, so a slow machine
-# never changes which board a date gets.
-OUTCOMES = ("accepted", "exhausted", "near_duplicate", "timed_out")
+# budget spent, its board too close to one already chosen that day, its region map or star layout published before
+# (a repeat, flows/variety.py), or the clock ended it first. All but the last move the next run on to the next seed:
+# a timed-out attempt is tried again with the same seed, so a slow machine never changes which board a date gets.
+OUTCOMES = ("accepted", "exhausted", "near_duplicate", "repeat", "timed_out")
 
 
 def derive_seed(date: dt.date, slot: str, attempt: int) -> int:
@@ -190,15 +190,15 @@ def retry(pipeline: PipelineConfig, work: SlotWork, result: str, chosen: dict[Sh
 def effort(work: SlotWork, result: str) -> Effort:
     """The current attempt's counters as the database keeps them. Rejections include `outranked`: candidates that
     passed every stage in the winner's batch after it (work a smaller batch would not have done), and a winner the
-    day's check turned down counts as `near_duplicate`, so candidates = accepted + rejections. Stage seconds: the
-    generator's fine laps, plus each funnel stage as `stage:NAME`."""
+    day's check turned down counts as `near_duplicate` (the archive's check: `repeat`), so candidates = accepted +
+    rejections. Stage seconds: the generator's fine laps, plus each funnel stage as `stage:NAME`."""
     search = work.search
     counters = search.counters
     rejections = {str(reason): int(count) for reason, count in counters.rejections.items()}
     if search.surplus:
         rejections["outranked"] = search.surplus
-    if result == "near_duplicate":
-        rejections["near_duplicate"] = rejections.get("near_duplicate", 0) + 1
+    if result in ("near_duplicate", "repeat"):
+        rejections[result] = rejections.get(result, 0) + 1
     seconds = {str(stage): float(value) for stage, value in counters.seconds.items()}
     for row in work.funnel:
         if row.attempt == work.attempt:

@@ -23,6 +23,7 @@ from starbattle_core.formats import puzzle_from_json
 from starbattle_core.puzzle import Cells, Puzzle, coords_to_cells
 
 from .db import Attempt, Layout, PuzzleRecord, Rejection, Run, ScheduleEntry, SolvePath
+from .variety import board_keys
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,12 @@ def save_board(
                 ).first()
                 if old is not None:
                     session.delete(old)
+                    # the unscheduled board is no longer published: its map and layout may be published again
+                    session.execute(
+                        update(PuzzleRecord)
+                        .where(col(PuzzleRecord.id) == old.puzzle_id)
+                        .values(map_key=None, layout_key=None)
+                    )
                     session.flush()
             record = PuzzleRecord(
                 game=board.game,
@@ -265,6 +272,7 @@ def save_board(
                 seed=board.seed,
                 generator_version=board.generator_version,
             )
+            record.map_key, record.layout_key = board_keys(board.size, board.regions, board.solution)
             session.add(record)
             session.flush()
             assert record.id is not None
@@ -292,7 +300,11 @@ def save_board(
             session.commit()
             return record.id
     except IntegrityError:
-        save_effort(engine, run_id=run_id, date=date, slot=slot, effort=effort, outcome="lost")
+        # Another run took the slot first, or (UNIQUE map_key / layout_key) published the same map or layout in
+        # the meantime: the slot is then still open, recorded as a repeat for the next attempt to fill.
+        taken = slot in scheduled_slots(engine, date)
+        outcome = "lost" if taken else "repeat"
+        save_effort(engine, run_id=run_id, date=date, slot=slot, effort=effort, outcome=outcome)
         return None
 
 
@@ -335,14 +347,14 @@ def _add_effort(
 
 def next_attempt(engine: Engine, date: dt.date, slot: str) -> int:
     """The attempt number the next generator call for (date, slot) uses: attempts that published nothing (budget
-    spent, or a near-duplicate of another board of the day) are not retried with the same seed, so a resumed run
-    does not repeat a known failure."""
+    spent, a near-duplicate of another board of the day, or a repeat of one published before) are not retried
+    with the same seed, so a resumed run does not repeat a known failure."""
     with Session(engine) as session:
         tried = session.exec(
             select(func.max(Attempt.attempt)).where(
                 Attempt.date == date,
                 Attempt.slot == slot,
-                col(Attempt.outcome).in_(("exhausted", "near_duplicate")),
+                col(Attempt.outcome).in_(("exhausted", "near_duplicate", "repeat")),
             )
         ).first()
     return 0 if tried is None else tried + 1

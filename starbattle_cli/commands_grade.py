@@ -68,12 +68,8 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
             "aha": fun.aha,
             "follow_up": fun.follow_up,
             "grind": fun.grind,
-            "points": {
-                "climax": fun.climax_points,
-                "aha": fun.aha_points,
-                "follow_up": fun.follow_up_points,
-                "grind": fun.grind_points,
-            },
+            "features": dict(fun.features),
+            "parts": dict(fun.parts),
         },
         "open": result.open.bit_count(),
         "contradiction": result.contradiction,
@@ -86,15 +82,18 @@ def _plural(count: int, noun: str) -> str:
 
 
 def fun_in_words(result: Grade) -> list[str]:
-    """The fun score and where its points come from, in words: a heading and one line per part of the experience
-    score (climax, a-ha moments, follow-ups, grind)."""
+    """The fun score and what moves it, in words: a heading, the path measures a reader knows (climax, a-ha
+    moments, follow-ups, grind), then the fitted model's parts, largest first (positive: reads as designed)."""
     fun = result.experience
+    parts = sorted(fun.parts, key=lambda part: -abs(part[1]))
     return [
-        f"fun {fun.fun:g} of 100:",
-        f"  {fun.climax_points:g} points: the hardest step comes {fun.climax:.0%} of the way in",
-        f"  {fun.aha_points:g} points: {_plural(fun.aha, 'a-ha moment')}",
-        f"  {fun.follow_up_points:g} points: {fun.follow_up:.0%} of the steps are quick follow-ups",
-        f"  {fun.grind_points:g} points: the longest grind is {_plural(fun.grind, 'hard step')} in a row",
+        f"fun {fun.fun:g} of 100 (50: the gate, set from designed boards):",
+        (
+            f"  the hardest step comes {fun.climax:.0%} of the way in; {_plural(fun.aha, 'a-ha moment')}; "
+            f"{fun.follow_up:.0%} of the steps are quick follow-ups; the longest grind is "
+            f"{_plural(fun.grind, 'hard step')} in a row"
+        ),
+        "  " + ", ".join(f"{name} {value:+.2f}" for name, value in parts),
     ]
 
 

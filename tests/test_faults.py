@@ -269,7 +269,12 @@ def test_a_stuck_board_has_no_band(capsys, tmp_path) -> None:
 def test_the_fun_breakdown_reads_in_words(capsys) -> None:
     status, out, _ = run_starbattle(capsys, "grade", str(REPO / "data" / "examples.jsonl"))
     assert status == 0
-    assert "points: the hardest step comes" in out and "a-ha moment" in out and "quick follow-ups" in out
+    assert (
+        "the hardest step comes" in out
+        and "of 100 (50: the gate" in out
+        and "a-ha moment" in out
+        and "quick follow-ups" in out
+    )
     assert "a-ha x" not in out and "follow-ups " not in out
 
 

@@ -352,3 +352,37 @@ def test_a_killed_run_is_marked_crashed_by_the_next_run(tmp_path: Path) -> None:
         assert [run.status for run in session.exec(select(Run).where(Run.id != dead.id))] == ["completed"] * 2
     with get_client(sync_client=True) as client:
         assert client.read_flow_run(dead.flow_run_id).state.type.value == "CRASHED"
+
+
+def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Path) -> None:
+    """Variety across days (flows/variety.py): plant, on an earlier date, the board the day's first attempt makes,
+    turned a quarter and relabelled; the run records that attempt as a repeat and publishes the next attempt's."""
+    from flows.daily import daily
+    from flows.store import AcceptedBoard, Effort, day_boards, save_board
+    from flows.variety import board_keys
+
+    slots = [SMALL_SLOTS[2]]
+    scratch = write_config(tmp_path, slots=slots, name="scratch")
+    assert daily(date=DAY, config_path=scratch)["published"] == 1
+    [made] = day_boards(database(load_settings(scratch).pipeline.resolved_database_url()), dt.date.fromisoformat(DAY))
+    n = made.size
+    symbols = sorted({s for row in made.regions for s in row})
+    rename = dict(zip(symbols, reversed(symbols), strict=True))
+    turned = ["".join(rename[made.regions[n - 1 - c][r]] for c in range(n)) for r in range(n)]
+    stars = sorted([c, n - 1 - r] for r, c in made.solution)
+    planted = AcceptedBoard(
+        made.game, n, made.stars, turned, stars, made.difficulty, made.band, made.fun, made.looks, 1, "old", "old", {}
+    )
+    config = write_config(tmp_path, slots=slots)
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    effort = Effort(0, 1, 1, 0, {}, {}, 0.0)
+    earlier = dt.date.fromisoformat(DAY) - dt.timedelta(days=200)
+    assert save_board(engine, run_id=None, date=earlier, slot="old", position=0, board=planted, effort=effort)
+
+    assert daily(date=DAY, config_path=config)["published"] == 1
+    with Session(engine) as session:
+        tried = session.exec(select(Attempt).where(Attempt.date == dt.date.fromisoformat(DAY))).all()
+    assert [(a.attempt, a.outcome) for a in sorted(tried, key=lambda a: a.attempt)] == [(0, "repeat"), (1, "accepted")]
+    [board] = day_boards(engine, dt.date.fromisoformat(DAY))
+    keys = board_keys(n, board.regions, board.solution)
+    assert keys[0] != board_keys(n, turned, stars)[0] and keys != board_keys(n, made.regions, made.solution)

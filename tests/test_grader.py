@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 import random
 
 import pytest
@@ -29,6 +30,7 @@ from starbattle_core.grader import (
     walkthrough_json,
     walkthrough_text,
 )
+from starbattle_core.grader.experience import FEATURES, MODEL_FILE, FunModel
 from starbattle_core.grader.hypothetical import assumption, unit_chains
 from starbattle_core.grader.propagation import CASES
 from starbattle_core.puzzle import Puzzle, is_solution
@@ -207,24 +209,37 @@ def test_config_rejects_unknown_keys_and_falling_cutoffs() -> None:
         GradingConfig(easy_below=500, medium_below=400)
     with pytest.raises(ValueError, match="Extra inputs are not permitted"):
         GradingConfig.model_validate({"easy": 3})
-    with pytest.raises(ValueError, match="weights add up to 115, not 100"):
-        GradingConfig.model_validate({"experience": {"climax_weight": 50}})  # weights no longer add up to 100
+    with pytest.raises(ValueError, match="Extra inputs are not permitted"):
+        GradingConfig.model_validate({"experience": {"climax_weight": 50}})  # the hand-set weights are gone
 
 
-def test_experience_score_parts() -> None:
+def test_experience_score_is_the_fitted_model() -> None:
+    """The fun score is the model in fun_model.json applied to the path's features: recomputed by hand from the
+    file, and 50 exactly where the logit meets the gate offset."""
     puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
     fun = grade(puzzle).experience
     assert 0 <= fun.fun <= 100
-    assert fun.fun == pytest.approx(
-        fun.climax_points + fun.aha_points + fun.follow_up_points + fun.grind_points, abs=0.2
-    )
-    assert 0 <= fun.climax <= 1 and 0 <= fun.follow_up <= 1 and fun.grind >= 0 and fun.aha >= 0
-    # Moving the climax window past this board's climax gives full climax points; before it, none.
-    late = GradingConfig.model_validate({"experience": {"climax_best": 0.99, "climax_worst": 1.0}})
-    assert grade(puzzle, late).experience.climax_points == 35
-    if fun.climax > 0.01:
-        early = GradingConfig.model_validate({"experience": {"climax_best": 0.0, "climax_worst": 0.01}})
-        assert grade(puzzle, early).experience.climax_points == 0
+    assert [name for name, _ in fun.features] == list(FEATURES) == [name for name, _ in fun.parts]
+    fitted = json.loads(MODEL_FILE.read_text(encoding="utf-8"))["games"]["starbattle"]
+    logit = fitted["intercept"] - fitted["offset"]
+    for (name, value), mean, scale, weight, low, high in zip(
+        fun.features, fitted["mean"], fitted["scale"], fitted["weights"], fitted["low"], fitted["high"], strict=True
+    ):
+        logit += weight * (min(max(value, low), high) - mean) / scale
+        assert dict(fun.parts)[name] == pytest.approx(weight * (min(max(value, low), high) - mean) / scale, abs=0.01)
+    assert fun.fun == pytest.approx(100 / (1 + math.exp(-logit)), abs=0.1)
+    features = dict(fun.features)
+    assert 0 <= features["climax"] <= 1 and 0 <= features["follow_up"] <= 1 and 0 <= features["grind"] <= 1
+    assert fun.climax == pytest.approx(features["climax"], abs=1e-3) and fun.aha >= 0 and fun.grind >= 0
+
+
+def test_fun_model_rises_with_a_positive_weight() -> None:
+    """A toy one-feature model: the score moves the way its weight says, is 50 at the offset, and a feature
+    beyond the designed boards' range is clipped (the model does not extrapolate)."""
+    model = FunModel(("climax",), (0.5,), (0.25,), (-2.0,), 0.0, 0.0, (0.0,), (0.6,))
+    assert model.score({"climax": 0.5}) == pytest.approx(50)
+    assert model.score({"climax": 0.1}) > model.score({"climax": 0.3}) > 50 > model.score({"climax": 0.6})
+    assert model.score({"climax": 0.9}) == model.score({"climax": 0.6})
 
 
 def test_version_follows_the_table() -> None:
@@ -279,3 +294,11 @@ def test_walkthrough_text_and_json() -> None:
     stars = {tuple(rc) for step in record["steps"] for rc in step["stars"]}
     assert len(stars) == puzzle.size * puzzle.stars
     assert is_solution(puzzle, result.stars)
+
+
+def test_the_fun_gate_passes_designed_queens_levels() -> None:
+    """Golden: the fitted gate sits at the designed boards' 10th percentile, so most LinkedIn levels pass it (40 of
+    the 9x9 ones here; the fit measured 86% of held-out designed boards)."""
+    levels = [p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.size == 9][:40]
+    scores = [grade(p).experience.fun for p in levels]
+    assert sum(score >= 50 for score in scores) >= 0.75 * len(levels)

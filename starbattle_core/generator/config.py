@@ -39,13 +39,12 @@ class GeneratorConfig(BaseModel):
     # alternates per count let one move break several: measured on 10x10 2-star, 2 -> 30% of candidates end
     # unique, 4 -> 52%, 8 -> 60%, at about the same time per candidate.
     repair_sample: int = Field(8, ge=2)
-    # Gates: the grader's experience (fun) score and the looks score, both 0-100. The looks score is the fitted
-    # model of looks.py, shifted so that 50 is the real boards' gate percentile (looks_model.json, written by
-    # bench/fit_looks.py): a gate of 50 rejects what looks less designed than that share of real boards.
-    fun_gate: float = Field(75.0, ge=0, le=100)
+    # Gates: the grader's experience (fun) score and the looks score, both 0-100, both fitted models shifted so that
+    # 50 is the designed (real) boards' gate percentile: the fun model of grader/experience.py (fun_model.json,
+    # written by bench/fit_fun.py) and the looks model of looks.py (looks_model.json, bench/fit_looks.py). A gate of
+    # 50 rejects what plays (looks) less designed than that share of designed boards.
+    fun_gate: float = Field(50.0, ge=0, le=100)
     looks_gate: float = Field(50.0, ge=0, le=100)
-    # ... and boards whose hardest step comes later than this share of the solve are low fun too.
-    climax_gate: float = Field(0.25, ge=0, le=1)
     # Hill-climb tuning: boundary nudges tried per candidate that is unique and stuck-free but off target.
     tune_rounds_starbattle: int = Field(12, ge=0)  # a 10x10 grade costs up to a second: fewer, closer nudges
     tune_rounds_queens: int = Field(30, ge=0)

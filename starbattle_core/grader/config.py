@@ -1,4 +1,4 @@
-"""Grading settings: the band cutoffs and the experience (fun) score's weights and thresholds.
+"""Grading settings: the band cutoffs and how the experience (fun) score reads a solve path.
 
 Technique costs are not here: they live in the technique table (table.py), which the solver version hashes.
 The defaults are the project's numbers; `config/starbattle.yaml` (section `grading:`) repeats them, documented.
@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class ExperienceConfig(BaseModel):
-    """How the experience score (0-100) is computed from a solve path; see experience.py for the formula.
+    """How a solve path's steps are read for the experience score (0-100); the score itself is the fitted model
+    in grader/fun_model.json (bench/fit_fun.py), see experience.py.
 
     A step is *quick* when its cost is at most `quick_cost` (Star Battle) or `queens_quick_cost` (Queens): the
     trivial marks. A step is *hard* when it is not quick and costs at least `hard_fraction` of the solve's hardest
@@ -22,35 +23,8 @@ class ExperienceConfig(BaseModel):
     quick_cost: int = Field(3, ge=1)
     queens_quick_cost: int = Field(1, ge=1)
     hard_fraction: float = Field(0.75, gt=0, le=1)
-    # Climax: full points when the hardest step comes at or before `climax_best` of the way, none at `climax_worst`.
-    climax_best: float = Field(0.2, ge=0, le=1)
-    climax_worst: float = Field(0.6, ge=0, le=1)
-    # A-ha: a hard step whose run of quick steps right after it places at least `aha_stars` stars.
+    # A-ha: a hard step whose run of easier steps right after it places at least `aha_stars` stars.
     aha_stars: int = Field(2, ge=1)
-    aha_target: int = Field(2, ge=1)  # a-ha moments that earn full points (measured: hand-made boards ~1-2 here)
-    # Follow-up share: the fraction of quick steps; full points inside [low, high], none `follow_tolerance` outside.
-    follow_low: float = Field(0.5, ge=0, le=1)
-    follow_high: float = Field(0.7, ge=0, le=1)
-    follow_tolerance: float = Field(0.3, gt=0)
-    # Grind: runs of consecutive hard steps up to `grind_free` long cost nothing; `grind_span` more lose all points.
-    grind_free: int = Field(3, ge=1)
-    grind_span: int = Field(5, ge=1)
-    # Points for each part; they add up to the 100 of a perfect path.
-    climax_weight: float = Field(35, ge=0)
-    aha_weight: float = Field(25, ge=0)
-    follow_weight: float = Field(25, ge=0)
-    grind_weight: float = Field(15, ge=0)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ExperienceConfig:
-        if self.climax_best >= self.climax_worst:
-            raise ValueError("climax_best must be below climax_worst")
-        if self.follow_low > self.follow_high:
-            raise ValueError("follow_low must not exceed follow_high")
-        total = self.climax_weight + self.aha_weight + self.follow_weight + self.grind_weight
-        if abs(total - 100) > 1e-9:
-            raise ValueError(f"the experience weights add up to {total:g}, not 100")
-        return self
 
 
 class GradingConfig(BaseModel):

@@ -1,55 +1,157 @@
-"""The experience (fun) score of a solve path, 0-100, after what sets hand-made boards apart (reference 000).
+"""The experience (fun) score of a solve path, 0-100: how much the path reads like a designed board's.
 
-Four parts, each worth up to its weight in `ExperienceConfig` (35 + 25 + 25 + 15 by default):
+The reference learned fun by measuring hand-crafted puzzles against raw generator output; so does this. The score
+is a logistic regression per game on a few features of the solve path, fitted by bench/fit_fun.py on designed boards
+(published and hand-made Star Battle boards, LinkedIn and community Queens levels) against raw unique generated
+candidates of the same sizes; its coefficients live in fun_model.json next to this file, never in code. The
+features, all shares or positions so that a 6x6 path and a 10x10 one read on one scale:
 
-- climax: where the hardest step falls, as a fraction of the solve (0 = first step, 1 = last; the first of equal
-  hardest steps). Full points at or before `climax_best`, falling linearly to none at `climax_worst`: hand-made
-  boards peak about 17% in, raw generated ones about 37%.
-- a-ha moments: hard steps after which the easier steps that follow (up to the next hard step) place at least
-  `aha_stars` stars (the door swinging open after the safe is cracked). Points grow linearly up to
-  `aha_target` moments.
-- follow-up share: the fraction of steps that are quick. Full points between `follow_low` and `follow_high`,
-  none `follow_tolerance` outside that range.
-- grind: the longest run of consecutive hard steps. Full points up to `grind_free`, none at
-  `grind_free + grind_span`.
+- climax: where the hardest step falls (0 = first step, 1 = last; the first of equal hardest steps);
+- aha: the share of hard steps that are a-ha moments, after which the easier steps up to the next hard one place
+  at least `aha_stars` stars (the door swinging open after the safe is cracked);
+- follow_up: the share of steps that are quick (cost at most the game's quick cost: the trivial marks);
+- grind: the longest run of consecutive hard steps, as a share of all hard steps (1 = one solid block);
+- hard: the share of steps that are hard (not quick and at least `hard_fraction` of the hardest step's cost);
+- variety: the entropy, in bits, of the techniques used along the path;
+- hypothetical: the share of steps from the hypothetical family (assume, follow, contradict);
+- plateau: the longest run of steps that place no star, as a share of the path;
+- opening: the share of the path before the first star is placed;
+- peak: log2 of the hardest step's cost over the mean step cost (a lone summit or a flat ridge).
+
+A feature outside the range the designed training boards span is clipped to it (a linear model must not
+extrapolate). The score is 100 * sigmoid(logit - offset), where `offset` is the logit at the designed boards'
+gate percentile recorded in the model file, so the generator's `fun_gate` of 50 keeps what reads at least as
+designed as that share of designed boards.
 """
 
 from __future__ import annotations
 
+import json
+import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from .config import ExperienceConfig
 from .step import Step
+from .table import techniques_for
+
+FEATURES = (
+    "climax",
+    "aha",
+    "follow_up",
+    "grind",
+    "hard",
+    "variety",
+    "hypothetical",
+    "plateau",
+    "opening",
+    "peak",
+)
+MODEL_FILE = Path(__file__).with_name("fun_model.json")
 
 
 @dataclass(frozen=True)
 class Experience:
-    """The experience score and its parts: the measured values and the points each earned."""
+    """The experience score, the path measures a reader knows (climax position, a-ha count, follow-up share, longest
+    grind in steps), the model's features and each feature's part of the logit (weight times standardised value)."""
 
     fun: float
     climax: float
     aha: int
     follow_up: float
     grind: int
-    climax_points: float
-    aha_points: float
-    follow_up_points: float
-    grind_points: float
+    features: tuple[tuple[str, float], ...]
+    parts: tuple[tuple[str, float], ...]
 
 
-def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int) -> Experience:
-    """Score a solve path; `quick_cost` is the most a quick follow-up step may cost in this game."""
-    if not steps:
-        return Experience(0.0, 0.0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0)
+@dataclass(frozen=True)
+class FunModel:
+    """One game's fitted logistic regression: clip each feature to [low, high], standardise it by
+    (value - mean) / scale, weigh and add."""
+
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    offset: float  # the logit at the designed boards' gate percentile: subtracted so that percentile scores 50
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+
+    def parts(self, features: dict[str, float]) -> tuple[tuple[str, float], ...]:
+        rows = zip(self.features, self.mean, self.scale, self.weights, self.low, self.high, strict=True)
+        return tuple((name, w * (min(max(features[name], lo), hi) - m) / s) for name, m, s, w, lo, hi in rows)
+
+    def score(self, features: dict[str, float]) -> float:
+        logit = self.intercept + sum(part for _, part in self.parts(features))
+        value = min(max(logit - self.offset, -50.0), 50.0)
+        return 100.0 / (1.0 + math.exp(-value))
+
+
+@lru_cache(maxsize=4)
+def load_fun_models(path: str = str(MODEL_FILE)) -> dict[str, FunModel]:
+    """The fitted models by game, read from the JSON file bench/fit_fun.py writes."""
+    with open(path, encoding="utf-8") as handle:
+        fitted = json.load(handle)
+    return {
+        game: FunModel(
+            tuple(entry["features"]),
+            tuple(entry["mean"]),
+            tuple(entry["scale"]),
+            tuple(entry["weights"]),
+            float(entry["intercept"]),
+            float(entry["offset"]),
+            tuple(entry["low"]),
+            tuple(entry["high"]),
+        )
+        for game, entry in fitted["games"].items()
+    }
+
+
+@lru_cache(maxsize=4)
+def _families(game: str) -> dict[str, str]:
+    return {t.code: t.family for t in techniques_for(game)}
+
+
+def _longest_run(flags: Sequence[bool]) -> int:
+    best = run = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
+
+
+def path_features(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int, game: str) -> dict[str, float]:
+    """The model's features of a non-empty solve path (see the module docstring)."""
     costs = [s.cost for s in steps]
+    count = len(steps)
     top = max(costs)
-    climax_index = costs.index(top)
-    climax = climax_index / (len(steps) - 1) if len(steps) > 1 else 0.0
     quick = [c <= quick_cost for c in costs]
     hard = [c > quick_cost and c >= config.hard_fraction * top for c in costs]
+    hard_count = sum(hard)
+    placing = [s.stars != 0 for s in steps]
+    used = Counter(s.code for s in steps)
+    families = _families(game)
+    return {
+        "climax": costs.index(top) / (count - 1) if count > 1 else 0.0,
+        "aha": _aha(steps, hard, config.aha_stars) / hard_count if hard_count else 0.0,
+        "follow_up": sum(quick) / count,
+        "grind": _longest_run(hard) / hard_count if hard_count else 0.0,
+        "hard": hard_count / count,
+        "variety": -sum(n / count * math.log2(n / count) for n in used.values()),
+        "hypothetical": sum(families.get(s.code) == "hypothetical" for s in steps) / count,
+        "plateau": _longest_run([not p for p in placing]) / count,
+        "opening": placing.index(True) / count if any(placing) else 1.0,
+        "peak": math.log2(top * count / sum(costs)),
+    }
 
-    aha = 0
+
+def _aha(steps: Sequence[Step], hard: Sequence[bool], aha_stars: int) -> int:
+    """Hard steps after which the easier steps up to the next hard one place at least `aha_stars` stars."""
+    moments = 0
     for i, is_hard in enumerate(hard):
         if not is_hard:
             continue
@@ -58,35 +160,25 @@ def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int)
             if also_hard:
                 break
             placed += step.stars.bit_count()
-        if placed >= config.aha_stars:
-            aha += 1
+        moments += placed >= aha_stars
+    return moments
 
-    grind = run = 0
-    for is_hard in hard:
-        run = run + 1 if is_hard else 0
-        grind = max(grind, run)
 
-    follow_up = sum(quick) / len(steps)
-    climax_points = config.climax_weight * _clamp(
-        (config.climax_worst - climax) / (config.climax_worst - config.climax_best)
-    )
-    aha_points = config.aha_weight * min(aha, config.aha_target) / config.aha_target
-    outside = max(config.follow_low - follow_up, follow_up - config.follow_high, 0.0)
-    follow_points = config.follow_weight * _clamp(1 - outside / config.follow_tolerance)
-    grind_points = config.grind_weight * _clamp(1 - max(0, grind - config.grind_free) / config.grind_span)
-    fun = climax_points + aha_points + follow_points + grind_points
+def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int, game: str) -> Experience:
+    """Score a solve path of `game`; `quick_cost` is the most a quick follow-up step may cost in this game."""
+    if not steps:
+        return Experience(0.0, 0.0, 0, 0.0, 0, (), ())
+    features = path_features(steps, config, quick_cost, game)
+    model = load_fun_models()[game]
+    costs = [s.cost for s in steps]
+    top = max(costs)
+    hard = [c > quick_cost and c >= config.hard_fraction * top for c in costs]
     return Experience(
-        round(fun, 1),
-        round(climax, 3),
-        aha,
-        round(follow_up, 3),
-        grind,
-        round(climax_points, 1),
-        round(aha_points, 1),
-        round(follow_points, 1),
-        round(grind_points, 1),
+        fun=round(model.score(features), 1),
+        climax=round(features["climax"], 3),
+        aha=_aha(steps, hard, config.aha_stars),
+        follow_up=round(features["follow_up"], 3),
+        grind=_longest_run(hard),
+        features=tuple((name, round(features[name], 4)) for name in FEATURES),
+        parts=tuple((name, round(part, 2)) for name, part in model.parts(features)),
     )
-
-
-def _clamp(value: float) -> float:
-    return min(1.0, max(0.0, value))

@@ -155,7 +155,7 @@ def _grade(
     else:
         band = config.band(difficulty)
         quick = config.experience.quick_cost
-    scored = experience(steps, config.experience, quick)
+    scored = experience(steps, config.experience, quick, puzzle.game)
     return Grade(
         game=puzzle.game,
         solved=solved,
