@@ -73,21 +73,10 @@ def standing(
     fun = result.experience.fun
     return (
         band_miss(result, slot, grading),
-        max(0.0, config.fun_gate - fun) + _late_climax(result, slot, config),
+        max(0.0, config.fun_gate - fun),
         _off_centre(result, slot, grading),
         -fun,
     )
-
-
-def _late_climax(result: Grade, slot: Slot, config: GeneratorConfig) -> float:
-    """Queens: how far the hardest step comes after the climax gate, in fun points (one point per percent of the
-    solve). The gate rejects a hard board whose hypothetical step comes late as low fun even when its fun score
-    passes; without this term such a board stood level with every nudge and its climb only drew blind. Queens hard
-    needs it most: its hardest step is the hypothetical one, and 8 of 10 hard candidates measured came after the
-    cut (2 of them with a passing fun score). Star Battle keeps the fun score alone."""
-    if slot.game != "queens":
-        return 0.0
-    return 100.0 * max(0.0, result.climax - config.climax_gate)
 
 
 def _queens_giveaway(puzzle: Puzzle, slot: Slot, config: GeneratorConfig) -> bool:
