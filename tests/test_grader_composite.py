@@ -1,5 +1,6 @@
-"""Cases over two touching regions at once (composite.py): sound on random small boards against brute force, and
-doing real work on the archive's hard boards (it replaces hypothetical steps there)."""
+"""Cases over two units at once (composite.py: two touching regions, a line and a region crossing it): sound on
+random small boards against brute force, and doing real work on the archive's hard boards (they replace
+hypothetical steps there)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from test_grader import random_regions
 
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import STARBATTLE_TECHNIQUES, Geometry, State, grade
-from starbattle_core.grader.composite import pair_cases
+from starbattle_core.grader.composite import crossing_cases, pair_cases
 from starbattle_core.puzzle import Cells, Puzzle
 
 
@@ -29,37 +30,41 @@ def known_marks(solutions: list[Cells], all_cells: Cells, rng: random.Random, ke
     return State(always & pick, never & pick)
 
 
-def check_sound(puzzle: Puzzle, rng: random.Random, keep: float) -> bool:
-    """Whether pair cases decided an open cell; every cell they decide is decided so in every solution."""
+def check_sound(puzzle: Puzzle, rng: random.Random, keep: float) -> tuple[bool, bool]:
+    """Whether pair cases and crossing cases decided an open cell; every cell they decide is decided so in every
+    solution."""
     solutions = brute_force_solutions(puzzle)
     if not solutions:
-        return False
+        return False, False
     geometry = Geometry(puzzle)
     state = known_marks(solutions, geometry.all_cells, rng, keep)
-    found = pair_cases(geometry, state, limit=40)
-    if found is None:
-        return False
-    for solution in solutions:
-        assert found.stars & ~solution == 0 and found.empties & solution == 0, found.sentence
-    return bool((found.stars | found.empties) & geometry.open_cells(state))
+    fired = []
+    for found in (pair_cases(geometry, state, limit=40), crossing_cases(geometry, state, limit=40)):
+        if found is not None:
+            for solution in solutions:
+                assert found.stars & ~solution == 0 and found.empties & solution == 0, found.sentence
+        fired.append(found is not None and bool((found.stars | found.empties) & geometry.open_cells(state)))
+    return fired[0], fired[1]
 
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 6, 7]), keep=st.sampled_from([0.0, 0.3, 0.6]))
-def test_pair_cases_hold_in_every_solution(seed: int, size: int, keep: float) -> None:
-    """On any board with solutions and any marks every solution agrees with, what pair cases prove holds in all."""
+def test_two_unit_cases_hold_in_every_solution(seed: int, size: int, keep: float) -> None:
+    """On any board with solutions and any marks every solution agrees with, what they prove holds in all."""
     check_sound(Puzzle.from_grid(random_regions(size, random.Random(seed)), 1), random.Random(seed), keep)
 
 
-def test_pair_cases_are_sound_and_fire_on_boards_with_one_solution_or_many() -> None:
-    """The same check on 60 seeded boards (1-star 6x6 and 7x7, 2-star 8x8), counting where they fire, so the
+def test_two_unit_cases_are_sound_and_fire_on_boards_with_one_solution_or_many() -> None:
+    """The same check on 60 seeded boards (1-star 6x6 and 7x7, 2-star 8x8), counting where each fires, so the
     property has something to check."""
-    fired = 0
+    pairs = crossings = 0
     for seed in range(60):
         size, stars = ((6, 1), (7, 1), (8, 2))[seed % 3]
         puzzle = Puzzle.from_grid(random_regions(size, random.Random(seed)), stars)
-        fired += check_sound(puzzle, random.Random(seed), 0.3)
-    assert fired >= 10
+        pair, crossing = check_sound(puzzle, random.Random(seed), 0.3)
+        pairs += pair
+        crossings += crossing
+    assert pairs >= 10 and crossings >= 10, (pairs, crossings)
 
 
 def test_pair_cases_on_a_constructed_board() -> None:
@@ -88,7 +93,7 @@ def test_pair_cases_on_a_constructed_board() -> None:
 def test_pair_cases_replace_trial_steps_on_archive_hard_boards() -> None:
     """Golden: on real 10x10 hard boards the solver uses pair cases, and without them the same boards need more
     hypothetical work (the solution is the same either way)."""
-    without = tuple(t for t in STARBATTLE_TECHNIQUES if t.rule is not pair_cases)
+    without = tuple(t for t in STARBATTLE_TECHNIQUES if t.rule not in (pair_cases, crossing_cases))
     wanted = {"6:1033", "6:10016", "6:16768"}
     boards = [p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.id in wanted]
     assert len(boards) == len(wanted)
@@ -96,7 +101,7 @@ def test_pair_cases_replace_trial_steps_on_archive_hard_boards() -> None:
         with_pairs = grade(puzzle, chains=False)
         plain = grade(puzzle, techniques=without, chains=False)
         assert with_pairs.solved and plain.solved and with_pairs.stars == plain.stars == puzzle.solution
-        assert {"CP12", "CP40"} & {s.code for s in with_pairs.steps}
+        assert {"CP12", "CP40", "CX12", "CX40"} & {s.code for s in with_pairs.steps}
         trial = sum(s.cost for s in with_pairs.steps if s.code.startswith(("H", "F")))
         trial_before = sum(s.cost for s in plain.steps if s.code.startswith(("H", "F")))
         assert trial < trial_before

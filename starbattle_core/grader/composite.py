@@ -1,18 +1,19 @@
-"""Reasoning over two regions at once: the composite shapes (or entanglement) of the Star Battle literature.
+"""Reasoning over two units at once: the composite shapes (or entanglement) of the Star Battle literature.
 
-Two touching regions need their stars together, and where one puts its stars decides where the other can: list
+Two units that meet need their stars together, and where one puts its stars decides where the other can: list
 every joint way to fill both; a cell starred in every way is a star, an open cell of the pair starred in none is
-empty, a cell outside that every way empties is empty. The joint ways are fewer than the product of the two
-regions' own ways (stars of one touch cells of the other, and they share rows and columns), which is what makes it
-stronger than region cases; a person weighs one region's few ways against the other's. `limit` is how many joint
-ways a person is asked to weigh.
+empty, a cell outside that every way empties is empty. The joint ways are fewer than the product of the two units'
+own ways (stars of one touch cells of the other, they share lines or cells), which is what makes it stronger than
+the cases of one unit; a person weighs one unit's few ways against the other's. The pairs: two touching regions
+(`pair_cases`), and a row or column with a region it crosses (`crossing_cases`), whose shared cells count for
+both. `limit` is how many joint ways a person is asked to weigh.
 """
 
 from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import state_ways
+from .propagation import Ways, state_ways, ways_summary
 from .step import Deduction
 
 
@@ -58,6 +59,80 @@ def pair_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | N
                 always, never | hit, (a.label, b.label), head + ": " + _parts(geometry, always, never, hit)
             )
     return None
+
+
+# How many ways of one unit are combined into joint ways of a line and a region (more than any limit asks for:
+# the joint ways are the ones a person weighs).
+_OWN_WAYS = 100
+
+
+def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | None:
+    """A region and a row or column crossing it (sharing open cells), each needing at least one star, whose joint
+    ways number at most `limit`: what every joint way shares is proved (see the module docstring)."""
+    open_cells = geometry.open_cells(state)
+    for region in geometry.regions:
+        need_region = geometry.need(region, state)
+        if need_region < 1 or not region.mask & open_cells:
+            continue
+        for line in geometry.lines:
+            need_line = geometry.need(line, state)
+            if need_line < 1 or not region.mask & line.mask & open_cells:
+                continue
+            found = _crossing_ways(geometry, state, line, region, limit)
+            if found is None:
+                continue
+            area = (line.mask | region.mask) & open_cells
+            always = found.always
+            never = area & ~found.anywhere
+            hit = open_cells & ~area & found.emptied
+            if always or never or hit:
+                head = (
+                    f"{line.label} needs {need_line} more stars and {region.label}, which crosses it, "
+                    f"{need_region}; together they fit {_count(len(found.ways))} ({_shown(geometry, found.ways)})"
+                )
+                return Deduction(
+                    always, never | hit, (line.label, region.label), head + ": " + _parts(geometry, always, never, hit)
+                )
+    return None
+
+
+def _crossing_ways(geometry: Geometry, state: State, line: Unit, region: Unit, limit: int) -> Ways | None:
+    """The joint ways of a line and a region: a way of each that agree on their shared cells, no two stars of the
+    union touching, no unit over what it lacks; None when there are none or more than `limit`."""
+    own_line = state_ways(geometry, state, line.mask, geometry.need(line, state), _OWN_WAYS)
+    own_region = state_ways(geometry, state, region.mask, geometry.need(region, state), _OWN_WAYS)
+    if own_line is None or own_region is None:
+        return None
+    lack = geometry.lacks(state)
+    key = ("crossing", line.mask, region.mask, tuple(own_line.ways), tuple(own_region.ways), lack)
+    known = geometry.recall.lasting.get(key)
+    if known is None:
+        known = geometry.recall.lasting[key] = _combine(geometry, line, region, own_line.ways, own_region.ways, lack)
+    if not known or len(known) > limit:
+        return None
+    return ways_summary(geometry, known, lack)
+
+
+def _combine(
+    geometry: Geometry,
+    line: Unit,
+    region: Unit,
+    line_ways: list[Cells],
+    region_ways: list[Cells],
+    lack: tuple[int, ...],
+) -> list[Cells]:
+    masks, neighbours = geometry.unit_masks, geometry.neighbours
+    joint = []
+    for way in line_ways:
+        for other in region_ways:
+            if way & region.mask != other & line.mask:
+                continue  # they disagree on a shared cell
+            both = way | other
+            if any(neighbours[cell] & both for cell in iter_cells(both)):
+                continue
+            if all((both & mask).bit_count() <= missing for mask, missing in zip(masks, lack, strict=True)):
+                joint.append(both)
+    return sorted(joint)
 
 
 def _count(ways: int) -> str:
