@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import Ways, state_ways, ways_summary
+from .propagation import Ways, state_ways, ways_on, ways_summary
 from .step import Deduction
 
 
@@ -97,42 +97,47 @@ def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction
 
 
 def _crossing_ways(geometry: Geometry, state: State, line: Unit, region: Unit, limit: int) -> Ways | None:
-    """The joint ways of a line and a region: a way of each that agree on their shared cells, no two stars of the
-    union touching, no unit over what it lacks; None when there are none or more than `limit`."""
-    own_line = state_ways(geometry, state, line.mask, geometry.need(line, state), _OWN_WAYS)
-    own_region = state_ways(geometry, state, region.mask, geometry.need(region, state), _OWN_WAYS)
-    if own_line is None or own_region is None:
-        return None
+    """The joint ways of a line and a region: each way of the region, completed by every way to give the line the
+    stars it still lacks outside the region (touching none of the region's, no unit over what it lacks); None
+    when there are none or more than `limit`. Remembered for the solve under the cells a star may take, the
+    stars each unit lacks and the limit."""
+    free = (line.mask | region.mask) & geometry.open_cells(state) & ~geometry.touched(state.stars)
     lack = geometry.lacks(state)
-    key = ("crossing", line.mask, region.mask, tuple(own_line.ways), tuple(own_region.ways), lack)
-    known = geometry.recall.lasting.get(key)
-    if known is None:
-        known = geometry.recall.lasting[key] = _combine(geometry, line, region, own_line.ways, own_region.ways, lack)
-    if not known or len(known) > limit:
+    key = ("crossing", line.kind, line.index, region.index, free, lack, limit)
+    if key not in geometry.recall.lasting:
+        geometry.recall.lasting[key] = _joint(geometry, state, line, region, free, lack, limit)
+    found: Ways | None = geometry.recall.lasting[key]
+    return found
+
+
+def _joint(
+    geometry: Geometry, state: State, line: Unit, region: Unit, free: Cells, lack: tuple[int, ...], limit: int
+) -> Ways | None:
+    own = state_ways(geometry, state, region.mask, geometry.need(region, state), _OWN_WAYS)
+    if own is None:
         return None
-    return ways_summary(geometry, known, lack)
-
-
-def _combine(
-    geometry: Geometry,
-    line: Unit,
-    region: Unit,
-    line_ways: list[Cells],
-    region_ways: list[Cells],
-    lack: tuple[int, ...],
-) -> list[Cells]:
-    masks, neighbours = geometry.unit_masks, geometry.neighbours
-    joint = []
-    for way in line_ways:
-        for other in region_ways:
-            if way & region.mask != other & line.mask:
-                continue  # they disagree on a shared cell
-            both = way | other
-            if any(neighbours[cell] & both for cell in iter_cells(both)):
-                continue
-            if all((both & mask).bit_count() <= missing for mask, missing in zip(masks, lack, strict=True)):
-                joint.append(both)
-    return sorted(joint)
+    need_line = geometry.need(line, state)
+    outside = free & ~region.mask
+    joint: list[Cells] = []
+    for way in own.ways:
+        left = need_line - (way & line.mask).bit_count()
+        if left < 0:
+            continue
+        if left == 0:
+            joint.append(way)
+        else:
+            # The rest of the line's stars: off the region's cells, touching none of its stars, and each unit
+            # lacking what it lacks less what this way of the region gives it.
+            taken = tuple(
+                missing - (way & mask).bit_count() for mask, missing in zip(geometry.unit_masks, lack, strict=True)
+            )
+            rest = ways_on(geometry, outside & ~geometry.touched(way), left, limit - len(joint), taken)
+            if rest is None:
+                return None
+            joint += [way | more for more in rest]
+        if len(joint) > limit:
+            return None
+    return ways_summary(geometry, sorted(joint), lack) if joint else None
 
 
 def _count(ways: int) -> str:
