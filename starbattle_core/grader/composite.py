@@ -61,9 +61,9 @@ def pair_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | N
     return None
 
 
-# How many ways of one unit are combined into joint ways of a line and a region (more than any limit asks for:
-# the joint ways are the ones a person weighs).
-_OWN_WAYS = 100
+# A person starts from the region's own ways and follows each into the line: at most this many (the largest
+# joint limit; a region with more ways is left to other techniques).
+_OWN_WAYS = 40
 
 
 def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | None:
@@ -76,7 +76,9 @@ def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction
             continue
         for line in geometry.lines:
             need_line = geometry.need(line, state)
-            if need_line < 1 or not region.mask & line.mask & open_cells:
+            shared = region.mask & line.mask & open_cells
+            # A region inside the line, or a line inside the region, is one unit's cases and confinement.
+            if need_line < 1 or not shared or shared in (region.mask & open_cells, line.mask & open_cells):
                 continue
             found = _crossing_ways(geometry, state, line, region, limit)
             if found is None:
