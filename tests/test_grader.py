@@ -177,7 +177,7 @@ def test_difficulty_is_the_sum_of_step_costs_and_bands_follow_the_config() -> No
     )
     assert grade(puzzle, GradingConfig(easy_below=1, medium_below=2, hard_below=result.difficulty)).band == "expert"
     config = GradingConfig()
-    assert [config.band(d) for d in (0, 189, 190, 879, 880, 2899, 2900)] == [
+    assert [config.band(d) for d in (0, 189, 190, 1299, 1300, 1799, 1800)] == [
         "easy",
         "easy",
         "medium",

@@ -86,7 +86,7 @@ def check_chains(puzzle: Puzzle, result: Grade) -> int:
 def test_every_hypothetical_step_of_archive_boards_has_a_chain_that_ends() -> None:
     puzzles = [p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10][::25]
     checked = sum(check_chains(puzzle, grade(puzzle)) for puzzle in puzzles)
-    assert checked >= 35  # measured: 40 assumptions and cases on these 12 boards
+    assert checked >= 24  # measured: 28 assumptions and cases on these 12 boards (40 before pair cases)
 
 
 def hard_board_line() -> str:

@@ -39,8 +39,8 @@ class GradingConfig(BaseModel):
 
     # Fitted on labelled 10x10 2-star boards by bench/calibrate_bands.py (README: "Bands").
     easy_below: int = Field(190, ge=1)
-    medium_below: int = Field(880, ge=1)
-    hard_below: int = Field(2900, ge=1)
+    medium_below: int = Field(1300, ge=1)
+    hard_below: int = Field(1800, ge=1)
     queens_easy_below: int = Field(60, ge=1)
     experience: ExperienceConfig = Field(default_factory=ExperienceConfig)
 

@@ -191,12 +191,13 @@ def state_ways(geometry: Geometry, state: State, area: Cells, need: int, limit: 
         if limit <= searched:
             return None
     ways = ways_on(geometry, free, need, limit, lack)
-    found = None if ways is None else _summary(geometry, ways, lack)
+    found = None if ways is None else ways_summary(geometry, ways, lack)
     geometry.recall.lasting[key] = (limit, found)
     return found
 
 
-def _summary(geometry: Geometry, ways: list[Cells], lack: tuple[int, ...]) -> Ways:
+def ways_summary(geometry: Geometry, ways: list[Cells], lack: tuple[int, ...]) -> Ways:
+    """What a list of ways shares (see `Ways`), `lack` the stars each unit lacks."""
     masks = geometry.unit_masks
     neighbours = geometry.neighbours
     units_of_cell = geometry.units_of_cell

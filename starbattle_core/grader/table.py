@@ -18,6 +18,7 @@ from typing import Any
 from .basic import one_star_attack, star_neighbours, unit_complete, unit_fill
 from .blocks import region_blocks, remainder_blocks
 from .cases import pressure, tight_room, unit_cases
+from .composite import crossing_cases, pair_cases
 from .counting import union_confinement, union_remainder
 from .geometry import Geometry, State
 from .hypothetical import assumption, unit_chains
@@ -26,7 +27,9 @@ from .step import Deduction
 
 # Bump when the solver's behaviour changes in code rather than in the tables (the order of scans, a rule's reach).
 # 3: the canonical form is graded (one path for every symmetry and lettering of a board).
-CODE_VERSION = "3"
+# 4: cases over two units at once (composite.py: two touching regions, a line and a region), before any
+# hypothetical.
+CODE_VERSION = "4"
 
 Rule = Callable[..., Deduction | None]
 
@@ -113,6 +116,8 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = (
     _t("region cases, many", "CR12", 50, "shapes", unit_cases, kind="regions", limit=12),
     _t("band pressure, two stars", "PB2", 55, "pressure", pressure, kind="bands", need=2),
     _t("band pressure, three stars", "PB3", 60, "pressure", pressure, kind="bands", need=3),
+    _t("two touching regions' cases, few", "CP12", 60, "shapes", pair_cases, limit=12),
+    _t("a line and a region crossing it, cases, few", "CX12", 65, "shapes", crossing_cases, limit=12),
     _t(
         "two regions inside two lines, remainder",
         "X2R",
@@ -189,6 +194,8 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = (
         inner="lines",
         size=3,
     ),
+    _t("two touching regions' cases, many", "CP40", 140, "shapes", pair_cases, limit=40),
+    _t("a line and a region crossing it, cases, many", "CX40", 145, "shapes", crossing_cases, limit=40),
     _t("four regions inside four lines", "U4R", 150, "counting", union_confinement, inner="regions", size=4),
     _t("four lines inside four regions", "U4L", 150, "counting", union_confinement, inner="lines", size=4),
     _t(
