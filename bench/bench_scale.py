@@ -252,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slots", choices=("default", "small"), default="default", help="the config's or tiny ones")
     parser.add_argument("--budget", type=float, help="generator seconds per slot and attempt (default: the config's)")
     parser.add_argument("--tasks", type=int, default=200, help="no-op tasks per overhead measurement (default 200)")
+    parser.add_argument("--overheads-only", action="store_true", help="only the per-task overheads (no backfills)")
     args, _rest = parser.parse_known_args(argv)
     start = dt.date(2027, 1, 1)
     load = os.getloadavg()[0]
@@ -269,14 +270,15 @@ def main(argv: list[str] | None = None) -> None:
         with prefect_api(settings):
             rows: dict[str, Throughput] = {}
             config = write_config(root / "pool", args.slots, workers=2, **budget)
-            rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
+            if not args.overheads_only:
+                rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
             overheads: dict[str, float] = {}
-            for workers in (1, 2):
+            for workers in (1,) if args.overheads_only else (1, 2):
                 with local_cluster(workers) as cluster:
                     warm(cluster.scheduler_address)
                     address = cluster.scheduler_address
                     plural = "s" if workers > 1 else ""
-                    for stock in (True, False):
+                    for stock in () if args.overheads_only else (True, False):
                         name = f"dask, {workers} worker{plural}" + (" (prefect-dask as is)" if stock else "")
                         home = f"dask-{workers}" + ("-stock" if stock else "")
                         config = write_config(root / home, args.slots, dask_address=address, **budget)
@@ -299,26 +301,29 @@ def main(argv: list[str] | None = None) -> None:
             overheads["prefect task run in-process"] = in_process
             overheads["flow start and end"] = empty
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
-    print(
-        f"\n  {'runner':38} {'boards':>6} {'wall s':>7} {'boards/min':>10} {'gen s/board':>11} {'longest s':>9} "
-        f"{'stage runs':>10} {'other runs':>10}"
-    )
-    for row in rows.values():
-        print(
-            f"  {row.runner:38} {row.boards:6d} {row.seconds:7.1f} {row.per_minute:10.2f} "
-            f"{row.generator_seconds / max(1, row.boards):11.2f} {row.longest_attempt:9.1f} "
-            f"{row.stage_runs:10d} {row.other_runs:10d}"
-        )
-    for suffix in (" (prefect-dask as is)", ""):
-        one, two = rows["dask, 1 worker" + suffix], rows["dask, 2 workers" + suffix]
-        print(f"  speed-up from 1 to 2 Dask workers{suffix}: {two.per_minute / one.per_minute:.2f}x (linear: 2.00x)")
     print("\n  per-task overhead (no-op tasks):")
     for name, milliseconds in overheads.items():
         print(f"    {name:42} {milliseconds:7.2f} ms")
-    print(f"\n  a year ({YEAR_BOARDS:,} boards) projected from the Dask rows above (flows/cluster.py's runner):")
-    for workers in (16, 64):
-        seconds, limit = project_year(rows, overheads, workers)
-        print(f"    {workers:2d} workers: {seconds / 60:6.1f} min, limited by {limit}")
+    if rows:
+        print(
+            f"\n  {'runner':38} {'boards':>6} {'wall s':>7} {'boards/min':>10} {'gen s/board':>11} {'longest s':>9} "
+            f"{'stage runs':>10} {'other runs':>10}"
+        )
+        for row in rows.values():
+            print(
+                f"  {row.runner:38} {row.boards:6d} {row.seconds:7.1f} {row.per_minute:10.2f} "
+                f"{row.generator_seconds / max(1, row.boards):11.2f} {row.longest_attempt:9.1f} "
+                f"{row.stage_runs:10d} {row.other_runs:10d}"
+            )
+        for suffix in (" (prefect-dask as is)", ""):
+            one, two = rows["dask, 1 worker" + suffix], rows["dask, 2 workers" + suffix]
+            print(
+                f"  speed-up from 1 to 2 Dask workers{suffix}: {two.per_minute / one.per_minute:.2f}x (linear: 2.00x)"
+            )
+        print(f"\n  a year ({YEAR_BOARDS:,} boards) projected from the Dask rows above (flows/cluster.py's runner):")
+        for workers in (16, 64):
+            seconds, limit = project_year(rows, overheads, workers)
+            print(f"    {workers:2d} workers: {seconds / 60:6.1f} min, limited by {limit}")
     if load > 2.5:
         print(f"\n  measured under load (load average {load:.1f} on {os.cpu_count()} cores): compare rows only")
 
