@@ -21,9 +21,11 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import yaml
 
@@ -43,6 +45,8 @@ class Throughput:
     seconds: float  # wall time of the backfill flow
     generator_seconds: float  # the generator's own time, summed over every attempt (the counters in the database)
     longest_attempt: float
+    stage_runs: int  # the flow run's stage task runs (on the runner)
+    other_runs: int  # its other task runs (the writes, in the flow's process)
 
     @property
     def per_minute(self) -> float:
@@ -75,8 +79,9 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughp
     end = start + dt.timedelta(days=days - 1)
     began = time.perf_counter()
     # A slot whose every attempt ran out of its seconds fails the run; its other boards still count.
-    backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config), return_state=True)
+    state = backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config), return_state=True)
     seconds = time.perf_counter() - began
+    stage_runs, other_runs = count_task_runs(state.state_details.flow_run_id)
     engine = database(load_settings(config).pipeline.resolved_database_url())
     stats = slot_stats(engine)
     with Session(engine) as session:
@@ -88,7 +93,26 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughp
         seconds=seconds,
         generator_seconds=sum(s.seconds for s in stats),
         longest_attempt=float(longest),
+        stage_runs=stage_runs,
+        other_runs=other_runs,
     )
+
+
+def count_task_runs(flow_run_id: Any) -> tuple[int, int]:
+    """(stage task runs, other task runs) of one flow run, as Prefect's server recorded them."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    from flows.tasks import STAGE_TASKS
+
+    stages = {stage.name for stage in STAGE_TASKS}
+    only_this = FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+    names: list[str] = []
+    with get_client(sync_client=True) as client:
+        while page := client.read_task_runs(flow_run_filter=only_this, limit=200, offset=len(names)):
+            names += [run.name.split(" ")[0] for run in page]
+    staged = sum(name in stages for name in names)
+    return staged, len(names) - staged
 
 
 def warm(address: str) -> None:
@@ -151,10 +175,18 @@ def dask_overhead(address: str, tasks: int) -> tuple[float, float]:
     return batch, statistics.median(latencies)
 
 
-def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float, float]:
-    """Milliseconds per Prefect task run of a no-op task, in-process (address None) or on the Dask cluster: its wall
-    time over an empty flow of the same runner (the flow's own cost subtracted), and its submission alone (in the
-    flow's process, one task after another); and the empty flow's milliseconds."""
+def stock_runner(address: str) -> Any:
+    """prefect-dask's DaskTaskRunner as it comes (what `--dask` ran before flows/cluster.py cut its costs)."""
+    from prefect_dask import DaskTaskRunner
+
+    return DaskTaskRunner(address=address)
+
+
+def prefect_overhead(address: str | None, tasks: int, stock: bool = False) -> tuple[float, float, float]:
+    """Milliseconds per Prefect task run of a no-op task, in-process (address None) or on the Dask cluster (through
+    flows/cluster.py's runner, or prefect-dask's as it comes when `stock`): its wall time over an empty flow of the
+    same runner (the flow's own cost subtracted), and its submission alone (in the flow's process, one task after
+    another); and the empty flow's milliseconds."""
     from prefect import flow, task
     from prefect.cache_policies import NO_CACHE
     from prefect.task_runners import ThreadPoolTaskRunner
@@ -167,7 +199,10 @@ def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float, flo
 
     @flow(log_prints=False)
     def many(count: int) -> None:
-        runner = dask_task_runner(address) if address else ThreadPoolTaskRunner(max_workers=1)
+        if address is None:
+            runner: Any = ThreadPoolTaskRunner(max_workers=1)
+        else:
+            runner = stock_runner(address) if stock else dask_task_runner(address)
         with runner:
             began = time.perf_counter()
             futures = [runner.submit(noop, parameters={"number": number}) for number in range(count)]
@@ -188,18 +223,21 @@ def prefect_overhead(address: str | None, tasks: int) -> tuple[float, float, flo
 def project_year(rows: dict[str, Throughput], overheads: dict[str, float], workers: int) -> tuple[float, str]:
     """Seconds for YEAR_BOARDS boards on `workers` Dask workers, and what limits it.
 
-    On the workers, in parallel: per board, the generator's seconds (measured on 1 worker) plus its Prefect task
-    run there, spread over the workers at the efficiency measured from 1 to 2 workers. In the one flow process, in
-    series: per board, submitting its Prefect task run to Dask (Prefect serialises its whole context for each),
-    publishing it as an in-process Prefect task run and one transaction. The
-    two overlap (boards are published while others are generated), so the longer one sets the pace; then the tail
+    On the workers, in parallel: per board, the generator's seconds (measured on 1 worker) plus the Prefect
+    bookkeeping of its stage task runs there (as many per board as the 1-worker run made), spread over the
+    workers at the efficiency measured from 1 to 2 workers. In the one flow process, in series: per board,
+    submitting those stage task runs to Dask, its in-process write task runs and one transaction. The two
+    overlap (boards are published while others are generated), so the longer one sets the pace; then the tail
     (the longest single attempt, which starts last in the worst case) and the flow's own start.
     """
     one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
     efficiency = min(1.0, (two.per_minute / one.per_minute) / 2)
-    submit = overheads["prefect submission to dask (flow)"]
-    on_workers = one.generator_seconds / one.boards + overheads["prefect task run on a dask worker"] / 1000
-    in_flow = (submit + overheads["prefect task run in-process"] + overheads["transaction (SQLite)"]) / 1000
+    stages, writes = one.stage_runs / one.boards, one.other_runs / one.boards
+    on_dask = overheads["prefect task run on a dask worker"] / 1000
+    submit = overheads["prefect submission to dask (flow)"] / 1000
+    in_process = overheads["prefect task run in-process"] / 1000
+    on_workers = one.generator_seconds / one.boards + stages * on_dask
+    in_flow = stages * submit + writes * in_process + overheads["transaction (SQLite)"] / 1000
     parallel = YEAR_BOARDS * on_workers / (workers * efficiency)
     serial = YEAR_BOARDS * in_flow
     total = max(parallel, serial) + one.longest_attempt + overheads["flow start and end"] / 1000
@@ -214,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slots", choices=("default", "small"), default="default", help="the config's or tiny ones")
     parser.add_argument("--budget", type=float, help="generator seconds per slot and attempt (default: the config's)")
     parser.add_argument("--tasks", type=int, default=200, help="no-op tasks per overhead measurement (default 200)")
+    parser.add_argument("--overheads-only", action="store_true", help="only the per-task overheads (no backfills)")
     args, _rest = parser.parse_known_args(argv)
     start = dt.date(2027, 1, 1)
     load = os.getloadavg()[0]
@@ -231,43 +270,60 @@ def main(argv: list[str] | None = None) -> None:
         with prefect_api(settings):
             rows: dict[str, Throughput] = {}
             config = write_config(root / "pool", args.slots, workers=2, **budget)
-            rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
+            if not args.overheads_only:
+                rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
             overheads: dict[str, float] = {}
-            for workers in (1, 2):
+            for workers in (1,) if args.overheads_only else (1, 2):
                 with local_cluster(workers) as cluster:
                     warm(cluster.scheduler_address)
-                    name = f"dask, {workers} worker{'s' if workers > 1 else ''}"
                     address = cluster.scheduler_address
-                    config = write_config(root / f"dask-{workers}", args.slots, dask_address=address, **budget)
-                    rows[name] = run_backfill(name, config, start, args.days)
+                    plural = "s" if workers > 1 else ""
+                    for stock in () if args.overheads_only else (True, False):
+                        name = f"dask, {workers} worker{plural}" + (" (prefect-dask as is)" if stock else "")
+                        home = f"dask-{workers}" + ("-stock" if stock else "")
+                        config = write_config(root / home, args.slots, dask_address=address, **budget)
+                        # The baseline: the same flow on the runner `--dask` used before flows/cluster.py's.
+                        patched = mock.patch("flows.daily.dask_task_runner", stock_runner) if stock else nullcontext()
+                        with patched:
+                            rows[name] = run_backfill(name, config, start, args.days)
                     if workers == 1:
                         # One worker: a no-op task's wall time is then the larger of the flow's submission and
                         # the worker's share (Prefect's task-run bookkeeping there): the worker's, as measured.
-                        batch, latency = dask_overhead(cluster.scheduler_address, args.tasks)
+                        batch, latency = dask_overhead(address, args.tasks)
                         overheads["dask task, submitted in bulk"] = batch
                         overheads["dask task, one round trip"] = latency
-                        on_dask, submit, _empty = prefect_overhead(cluster.scheduler_address, args.tasks)
-                        overheads["prefect task run on a dask worker"] = on_dask
-                        overheads["prefect submission to dask (flow)"] = submit
+                        for stock in (True, False):
+                            suffix = " (as is)" if stock else ""
+                            on_dask, submit, _empty = prefect_overhead(address, args.tasks, stock)
+                            overheads["prefect task run on a dask worker" + suffix] = on_dask
+                            overheads["prefect submission to dask (flow)" + suffix] = submit
             in_process, _submit, empty = prefect_overhead(None, args.tasks)
             overheads["prefect task run in-process"] = in_process
             overheads["flow start and end"] = empty
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
-    print(f"\n  {'runner':26} {'boards':>6} {'wall s':>7} {'boards/min':>10} {'gen s/board':>11} {'longest s':>9}")
-    for row in rows.values():
-        print(
-            f"  {row.runner:26} {row.boards:6d} {row.seconds:7.1f} {row.per_minute:10.2f} "
-            f"{row.generator_seconds / max(1, row.boards):11.2f} {row.longest_attempt:9.1f}"
-        )
-    one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
-    print(f"  speed-up from 1 to 2 Dask workers: {two.per_minute / one.per_minute:.2f}x (linear: 2.00x)")
     print("\n  per-task overhead (no-op tasks):")
     for name, milliseconds in overheads.items():
-        print(f"    {name:32} {milliseconds:7.2f} ms")
-    print(f"\n  a year ({YEAR_BOARDS:,} boards) projected from the Dask rows above:")
-    for workers in (16, 64):
-        seconds, limit = project_year(rows, overheads, workers)
-        print(f"    {workers:2d} workers: {seconds / 60:6.1f} min, limited by {limit}")
+        print(f"    {name:42} {milliseconds:7.2f} ms")
+    if rows:
+        print(
+            f"\n  {'runner':38} {'boards':>6} {'wall s':>7} {'boards/min':>10} {'gen s/board':>11} {'longest s':>9} "
+            f"{'stage runs':>10} {'other runs':>10}"
+        )
+        for row in rows.values():
+            print(
+                f"  {row.runner:38} {row.boards:6d} {row.seconds:7.1f} {row.per_minute:10.2f} "
+                f"{row.generator_seconds / max(1, row.boards):11.2f} {row.longest_attempt:9.1f} "
+                f"{row.stage_runs:10d} {row.other_runs:10d}"
+            )
+        for suffix in (" (prefect-dask as is)", ""):
+            one, two = rows["dask, 1 worker" + suffix], rows["dask, 2 workers" + suffix]
+            print(
+                f"  speed-up from 1 to 2 Dask workers{suffix}: {two.per_minute / one.per_minute:.2f}x (linear: 2.00x)"
+            )
+        print(f"\n  a year ({YEAR_BOARDS:,} boards) projected from the Dask rows above (flows/cluster.py's runner):")
+        for workers in (16, 64):
+            seconds, limit = project_year(rows, overheads, workers)
+            print(f"    {workers:2d} workers: {seconds / 60:6.1f} min, limited by {limit}")
     if load > 2.5:
         print(f"\n  measured under load (load average {load:.1f} on {os.cpu_count()} cores): compare rows only")
 
