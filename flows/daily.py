@@ -44,7 +44,8 @@ from flows.policy import (
 )
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
-from flows.tasks import GENERATOR_VERSION, STAGE_TASKS, accepted_board, database, record_effort, schedule_board
+from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
+from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.generator.funnel import Batch
 from starbattle_core.generator.run import next_batch, settle
 from starbattle_core.grader import SOLVER_VERSION

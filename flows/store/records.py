@@ -1,5 +1,6 @@
 """The plain values boards and counters travel as between the generator, the tasks and the database: picklable, so
-they cross the process pool, and free of the generator's classes."""
+they cross the process pool. A board's printed shape is the engine's `BoardRecord`
+(starbattle_core/generator/record.py): `ScheduledBoard.record()` maps a stored board onto it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from starbattle_core.formats import puzzle_from_json
+from starbattle_core.generator.record import BoardRecord
 from starbattle_core.puzzle import Cells, Puzzle, coords_to_cells
 
 
@@ -65,26 +66,32 @@ class ScheduledBoard:
     generator_version: str
     candidates: int = 0
     steps: Any = field(default=None, compare=False)
+    solver_version: str = ""  # the solver of the solve path shown (its difficulty and band)
+
+    def record(self) -> BoardRecord:
+        """The board's one record (starbattle_core/generator/record.py), as every command prints it."""
+        return BoardRecord(
+            game=self.game,
+            size=self.size,
+            stars=self.stars,
+            regions=tuple(self.regions),
+            solution=tuple((int(r), int(c)) for r, c in self.solution),
+            band=self.band,
+            difficulty=self.difficulty,
+            fun=self.fun,
+            looks=self.looks,
+            seed=self.seed,
+            solver_version=self.solver_version,
+            generator_version=self.generator_version,
+        )
 
     def puzzle(self) -> Puzzle:
         """The engine's puzzle, with its solution."""
-        return puzzle_from_json(self.board_json(), where=f"{self.date} {self.slot}")
+        return self.record().puzzle(where=f"{self.date} {self.slot}")
 
     def board_json(self) -> dict[str, Any]:
-        """The generator's board object: the shared-data puzzle plus band and scores."""
-        return {
-            "game": self.game,
-            "size": self.size,
-            "stars": self.stars,
-            "regions": self.regions,
-            "solution": self.solution,
-            "band": self.band,
-            "difficulty": self.difficulty,
-            "fun": self.fun,
-            "looks": self.looks,
-            "seed": self.seed,
-            "version": self.generator_version,
-        }
+        """The board's record as JSON: the shared-data puzzle plus band, scores, seed and both versions."""
+        return self.record().to_json()
 
     @property
     def star_mask(self) -> Cells:

@@ -80,6 +80,7 @@ def day_boards(engine: Engine, date: dt.date, solver_version: str | None = None)
                     generator_version=record.generator_version,
                     candidates=candidates or 0,
                     steps=json.loads(chosen.steps) if chosen else None,
+                    solver_version=chosen.solver_version if chosen else "",
                 )
             )
         return boards
