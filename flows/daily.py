@@ -11,6 +11,8 @@ seed. A run that dies part-way has written only whole boards; the next run gener
 from __future__ import annotations
 
 import datetime as dt
+import queue
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 from uuid import UUID
@@ -43,8 +45,9 @@ from flows.policy import (
 from flows.pool import StoppablePool
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
-from flows.tasks import GENERATOR_VERSION, STAGE_TASKS, accepted_board, database, record_effort, schedule_board
+from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
+from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.generator.funnel import Batch
 from starbattle_core.generator.run import next_batch, settle
 from starbattle_core.grader import SOLVER_VERSION
@@ -110,51 +113,74 @@ def fill_dates(
     try:
         # The runner is opened here rather than bound to the flow so its size follows the run's config (a served
         # deployment loads the flow from its module and would otherwise get the decorator's runner).
+        done = 0
+
+        def publish() -> None:
+            nonlocal done
+            _publish_ready(settings, run_id, works, chosen, force, summary)
+            if progress_id is not None and works and done != sum(work.final is not None for work in works):
+                done = sum(work.final is not None for work in works)
+                update_progress_artifact(progress_id, progress=100.0 * done / len(works))
+
         with task_runner(settings) as runner:
-            while any(work.final is None for work in works):
-                # Each board is published as soon as its turn comes, so a run that dies keeps what it finished.
-                for work, future in _submit_round(settings, runner, works):
-                    batch = future.result()
-                    take_round(work, batch)
-                    settle(work.search, batch)
-                    _publish_ready(settings, run_id, works, chosen, force, summary)
-                _publish_ready(settings, run_id, works, chosen, force, summary)
-                if progress_id is not None and works:
-                    done = sum(work.final is not None for work in works)
-                    update_progress_artifact(progress_id, progress=100.0 * done / len(works))
+            _run_funnel(settings, runner, works, publish)
         finished = True
         return summary
     finally:
         store.finish_run(engine, run_id, "completed" if finished and not summary.unfilled else "failed")
 
 
-def _submit_round(
-    settings: Settings, runner: Any, works: list[SlotWork]
-) -> list[tuple[SlotWork, PrefectFuture[Batch]]]:
-    """One round: every slot still searching sends its next batch through the stage tasks, chained, so the pool
-    keeps both cores busy across slots; the results are taken in (date, slot) order."""
+def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish: Callable[[], None]) -> None:
+    """Send every slot's batches through the stage tasks until each slot is done, `publish`ing after each batch.
+
+    Each stage task is submitted the moment its slot's previous stage finishes, and a slot's next batch the moment
+    its last one settles: no slot waits for another's round, both pool workers stay busy while any slot has work,
+    and no task waits inside the runner for an upstream one (the process pool resolves a future passed as a
+    parameter on one of only `workers` threads: chains submitted ahead block those threads and run one at a time).
+    The boards stay those of any other order: each slot's search is its own, and `publish` goes in (date, slot)
+    order (flows/policy.py)."""
     pipeline = settings.pipeline
-    chains: list[tuple[SlotWork, PrefectFuture[Batch]]] = []
-    for work in works:
-        if work.final is not None:
+    finished: queue.SimpleQueue[PrefectFuture[Batch]] = queue.SimpleQueue()
+    running: dict[PrefectFuture[Batch], tuple[SlotWork, int]] = {}  # a stage's task run -> its slot, stage index
+
+    def submit(work: SlotWork, stage: int, batch: Batch | PrefectFuture[Batch], label: str) -> None:
+        tagged = STAGE_TASKS[stage].with_options(tags=[work.slot.game, work.slot.band])
+        parameters = {"batch": batch, "generator": settings.generator, "grading": settings.grading, "label": label}
+        future: PrefectFuture[Batch] = runner.submit(tagged, parameters=parameters)
+        running[future] = (work, stage)
+        future.add_done_callback(finished.put)
+
+    def start_batches() -> None:
+        busy = {id(work) for work, _ in running.values()}
+        for work in works:
+            if work.final is not None or id(work) in busy:
+                continue
+            # The clock is the attempt's own stage seconds (other slots' tasks overlap it), looked at between batches.
+            batch = next_batch(work.search, pipeline.batch_size, work.seconds >= pipeline.slot_budget(work.slot))
+            if batch is not None:
+                submit(work, 0, batch, batch_label(work, batch))
+
+    def settle_and_go_on() -> None:
+        # Each board is published as soon as its turn comes, so a run that dies keeps what it finished; a board
+        # turned down there starts the slot's next attempt, whose first batch goes out at once.
+        publish()
+        start_batches()
+
+    settle_and_go_on()
+    while running or any(work.final is None for work in works):
+        if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
+            settle_and_go_on()
             continue
-        # The clock is the attempt's own stage seconds (other slots' rounds overlap it), looked at between batches.
-        batch = next_batch(work.search, pipeline.batch_size, work.seconds >= pipeline.slot_budget(work.slot))
-        if batch is None:
+        future = finished.get()
+        work, stage = running.pop(future)
+        batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
+        if stage + 1 < len(STAGE_TASKS):
+            # The finished future itself as the parameter: the dashboard draws the stage's upstream edge.
+            submit(work, stage + 1, future, batch_label(work, batch))
             continue
-        parameters: dict[str, Any] = {
-            "batch": batch,
-            "generator": settings.generator,
-            "grading": settings.grading,
-            "label": batch_label(work, batch),
-        }
-        future: PrefectFuture[Batch] | None = None
-        for stage in STAGE_TASKS:
-            tagged = stage.with_options(tags=[work.slot.game, work.slot.band])
-            future = runner.submit(tagged, parameters={**parameters, "batch": future or batch})
-        assert future is not None
-        chains.append((work, future))
-    return chains
+        take_round(work, batch)
+        settle(work.search, batch)
+        settle_and_go_on()
 
 
 def _publish_ready(

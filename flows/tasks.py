@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
-from importlib import metadata
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ from sqlalchemy.engine import Engine
 from flows import store
 from flows.db import open_database
 from flows.store import AcceptedBoard, Effort
-from starbattle_core.generator import Board, GeneratorConfig, board_to_json
+from starbattle_core.generator import Board, GeneratorConfig, board_record
 from starbattle_core.generator.funnel import (
     Batch,
     grade_stage,
@@ -36,10 +35,6 @@ from starbattle_core.generator.funnel import (
 from starbattle_core.grader import GradingConfig, grade, walkthrough_json
 from starbattle_core.layouts import layout_bank
 
-# The generator has no version string of its own: the project's version names the code that made a board (the
-# step solver's version, stored with every solve path, names the grading).
-GENERATOR_VERSION = f"starbattle {metadata.version('starbattle')}"
-
 
 @lru_cache(maxsize=4)
 def database(url: str) -> Engine:
@@ -48,23 +43,23 @@ def database(url: str) -> Engine:
 
 
 def accepted_board(board: Board) -> AcceptedBoard:
-    """The generator's board as the plain values the database keeps."""
-    shared = board_to_json(board)
+    """The generator's board as the plain values the database keeps: its record, solve path and layout row masks."""
+    record = board_record(board)
     return AcceptedBoard(
-        game=shared["game"],
-        size=int(shared["size"]),
-        stars=int(shared["stars"]),
-        regions=list(shared["regions"]),
-        solution=[[int(r), int(c)] for r, c in shared["solution"]],
-        difficulty=int(shared["difficulty"]),
-        band=str(shared["band"]),
-        fun=float(shared["fun"]),
-        looks=float(shared["looks"]),
-        seed=int(shared["seed"]),
-        generator_version=GENERATOR_VERSION,
-        solver_version=str(shared["version"]),
+        game=record.game,
+        size=record.size,
+        stars=record.stars,
+        regions=list(record.regions),
+        solution=[[r, c] for r, c in record.solution],
+        difficulty=record.difficulty,
+        band=record.band,
+        fun=record.fun,
+        looks=record.looks,
+        seed=record.seed,
+        generator_version=record.generator_version,
+        solver_version=record.solver_version,
         steps=walkthrough_json(board.puzzle, board.grade),
-        layout_rows=store.layout_rows_bytes(shared["solution"], int(shared["size"])),
+        layout_rows=store.layout_rows_bytes(record.solution, record.size),
     )
 
 

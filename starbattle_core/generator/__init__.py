@@ -7,10 +7,11 @@ Stages (each a plain function returning what it made, or why it rejected): layou
 gates (looks.py), hill-climb tuning (tuning.py), similarity (similarity.py).
 """
 
-from .board import REASONS, STAGES, Board, Counters, Generation, board_to_json
+from .board import REASONS, STAGES, Board, Counters, Generation
 from .config import BANDS, GeneratorConfig, Slot
 from .growth import Growth, group_stars, grow_queens_regions, grow_starbattle_regions
 from .looks import looks_features, looks_score
+from .record import GENERATOR_VERSION, BoardRecord, board_record, board_to_json, record_from_json
 from .repair import Move, Repair, apply_move, boundary_moves, choose_repair_move, impostor_moves, impostors, repair
 from .run import candidate_seed, generate
 from .similarity import near_duplicate, star_overlap
@@ -18,9 +19,11 @@ from .tuning import Tuning, tune
 
 __all__ = [
     "BANDS",
+    "GENERATOR_VERSION",
     "REASONS",
     "STAGES",
     "Board",
+    "BoardRecord",
     "Counters",
     "Generation",
     "GeneratorConfig",
@@ -30,6 +33,7 @@ __all__ = [
     "Slot",
     "Tuning",
     "apply_move",
+    "board_record",
     "board_to_json",
     "boundary_moves",
     "candidate_seed",
@@ -43,6 +47,7 @@ __all__ = [
     "looks_features",
     "looks_score",
     "near_duplicate",
+    "record_from_json",
     "repair",
     "star_overlap",
     "tune",

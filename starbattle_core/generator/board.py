@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formats import puzzle_to_json
 from ..grader import Grade
 from ..puzzle import Puzzle
 
@@ -75,21 +74,3 @@ class Generation:
     board: Board | None
     counters: Counters
     budget_hit: bool = False
-
-
-def board_to_json(board: Board, counters: Counters | None = None) -> dict[str, Any]:
-    """The shared data's puzzle object plus band, difficulty, fun, looks, seed, version (and counters)."""
-    obj = puzzle_to_json(board.puzzle, board.puzzle.solution)
-    obj.update(
-        band=board.band,
-        difficulty=board.difficulty,
-        fun=board.fun,
-        looks=board.looks,
-        seed=board.seed,
-        version=board.version,
-        repair_rounds=board.repair_rounds,
-        tune_rounds=board.tune_rounds,
-    )
-    if counters is not None:
-        obj["counters"] = counters.to_json()
-    return obj

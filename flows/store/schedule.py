@@ -1,0 +1,168 @@
+"""The schedule: which dates and slots have their board, the boards of a day as the CLI and the site show them, and
+storing an accepted board with everything that goes with it in one transaction."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from flows.db import Attempt, Layout, PuzzleRecord, ScheduleEntry, SolvePath
+from flows.store.attempts import add_effort, save_effort
+from flows.store.records import AcceptedBoard, Effort, ScheduledBoard
+from flows.variety import board_keys
+
+
+def scheduled_slots(engine: Engine, date: dt.date) -> set[str]:
+    with Session(engine) as session:
+        return set(session.exec(select(ScheduleEntry.slot).where(ScheduleEntry.date == date)).all())
+
+
+def complete_dates(engine: Engine, dates: Sequence[dt.date], slot_names: Sequence[str]) -> set[dt.date]:
+    """The dates among `dates` whose every slot is scheduled."""
+    if not dates:
+        return set()
+    wanted = set(slot_names)
+    filled: dict[dt.date, set[str]] = defaultdict(set)
+    with Session(engine) as session:
+        rows = session.exec(
+            select(col(ScheduleEntry.date), col(ScheduleEntry.slot)).where(
+                col(ScheduleEntry.date) >= min(dates), col(ScheduleEntry.date) <= max(dates)
+            )
+        ).all()
+    for date, slot in rows:
+        filled[date].add(slot)
+    return {date for date in dates if wanted <= filled[date]}
+
+
+def day_boards(engine: Engine, date: dt.date, solver_version: str | None = None) -> list[ScheduledBoard]:
+    """The boards published for a date, in slot order, with their solve paths (the given solver version's, else the
+    newest stored) and the candidates their accepting attempt tried."""
+    with Session(engine) as session:
+        rows = session.exec(
+            select(ScheduleEntry, PuzzleRecord)
+            .join(PuzzleRecord, col(PuzzleRecord.id) == ScheduleEntry.puzzle_id)
+            .where(ScheduleEntry.date == date)
+            .order_by(col(ScheduleEntry.position))
+        ).all()
+        boards = []
+        for entry, record in rows:
+            assert record.id is not None
+            paths = session.exec(
+                select(SolvePath).where(SolvePath.puzzle_id == record.id).order_by(col(SolvePath.id).desc())
+            ).all()
+            chosen = next((path for path in paths if path.solver_version == solver_version), None)
+            chosen = chosen or (paths[0] if paths else None)
+            candidates = session.exec(
+                select(Attempt.candidates).where(Attempt.puzzle_id == record.id, Attempt.outcome == "accepted")
+            ).first()
+            boards.append(
+                ScheduledBoard(
+                    date=entry.date,
+                    slot=entry.slot,
+                    position=entry.position,
+                    puzzle_id=record.id,
+                    game=record.game,
+                    size=record.size,
+                    stars=record.stars,
+                    regions=json.loads(record.regions),
+                    solution=json.loads(record.solution),
+                    difficulty=chosen.difficulty if chosen else record.difficulty,
+                    band=chosen.band if chosen else record.band,
+                    fun=record.fun,
+                    looks=record.looks,
+                    seed=record.seed,
+                    generator_version=record.generator_version,
+                    candidates=candidates or 0,
+                    steps=json.loads(chosen.steps) if chosen else None,
+                    solver_version=chosen.solver_version if chosen else "",
+                )
+            )
+        return boards
+
+
+def save_board(
+    engine: Engine,
+    *,
+    run_id: int | None,
+    date: dt.date,
+    slot: str,
+    position: int,
+    board: AcceptedBoard,
+    effort: Effort,
+    replace: bool = False,
+) -> int | None:
+    """Store an accepted board with its solve path, schedule entry and counters in ONE transaction.
+
+    Returns the new puzzle id, or None when another run scheduled this (date, slot) first: the UNIQUE(date, slot)
+    constraint makes the later commit fail, this board is discarded and its attempt recorded as lost. With
+    `replace`, an existing entry for the slot is removed in the same transaction (a forced re-run).
+    """
+    try:
+        with Session(engine) as session:
+            if replace:
+                old = session.exec(
+                    select(ScheduleEntry).where(ScheduleEntry.date == date, ScheduleEntry.slot == slot)
+                ).first()
+                if old is not None:
+                    session.delete(old)
+                    # the unscheduled board is no longer published: its map and layout may be published again
+                    session.execute(
+                        update(PuzzleRecord)
+                        .where(col(PuzzleRecord.id) == old.puzzle_id)
+                        .values(map_key=None, layout_key=None)
+                    )
+                    session.flush()
+            record = PuzzleRecord(
+                game=board.game,
+                size=board.size,
+                stars=board.stars,
+                regions=json.dumps(board.regions),
+                solution=json.dumps(board.solution),
+                difficulty=board.difficulty,
+                band=board.band,
+                fun=board.fun,
+                looks=board.looks,
+                seed=board.seed,
+                generator_version=board.generator_version,
+            )
+            record.map_key, record.layout_key = board_keys(board.size, board.regions, board.solution)
+            session.add(record)
+            session.flush()
+            assert record.id is not None
+            session.add(
+                SolvePath(
+                    puzzle_id=record.id,
+                    solver_version=board.solver_version,
+                    difficulty=board.difficulty,
+                    band=board.band,
+                    steps=json.dumps(board.steps),
+                )
+            )
+            session.add(ScheduleEntry(date=date, slot=slot, position=position, puzzle_id=record.id, run_id=run_id))
+            add_effort(session, run_id, date, slot, effort, "accepted", record.id)
+            if board.layout_rows:
+                session.execute(
+                    update(Layout)
+                    .where(
+                        col(Layout.size) == board.size,
+                        col(Layout.stars) == board.stars,
+                        col(Layout.rows) == board.layout_rows,
+                    )
+                    .values(uses=col(Layout.uses) + 1)
+                )
+            session.commit()
+            return record.id
+    except IntegrityError:
+        # Another run took the slot first, or (UNIQUE map_key / layout_key) published the same map or layout in
+        # the meantime: the slot is then still open, recorded as a repeat for the next attempt to fill.
+        taken = slot in scheduled_slots(engine, date)
+        outcome = "lost" if taken else "repeat"
+        save_effort(engine, run_id=run_id, date=date, slot=slot, effort=effort, outcome=outcome)
+        return None
