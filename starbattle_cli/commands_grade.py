@@ -73,7 +73,10 @@ def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
         },
         "open": result.open.bit_count(),
         "contradiction": result.contradiction,
+        # the solver's version under both names: `version` for scripts that read it, `solver_version` as in
+        # `generate --json` and `show --json`, where `version` is the generator's
         "version": result.version,
+        "solver_version": result.version,
     }
 
 

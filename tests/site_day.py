@@ -28,10 +28,14 @@ SLOTS = (
 )
 
 
-def day_puzzles() -> list[Puzzle]:
+def day_puzzles(later: int = 0) -> list[Puzzle]:
+    """Four 10x10 2-star archive boards and three 9x9 LinkedIn levels; `later` days on, the next seven (a board is
+    never published twice, so another day needs boards of its own)."""
     starbattle = (p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if (p.size, p.stars) == (10, 2))
     queens = (p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.size == 9)
-    return list(itertools.islice(starbattle, 4)) + list(itertools.islice(queens, 3))
+    return list(itertools.islice(starbattle, 4 * later, 4 * later + 4)) + list(
+        itertools.islice(queens, 3 * later, 3 * later + 3)
+    )
 
 
 def write_config(root: Path) -> Path:

@@ -5,7 +5,7 @@
   (checked here by an independent reading of the rules, not the grader's).
 - `explain` narrates the chains; `explain --json` gives them as "chain": [{"code", "stars", "empties", "sentence"}].
 - Published = recomputed: what `starbattle generate --json` prints is what `starbattle grade` says of that very
-  output (difficulty, band, fun, version).
+  output (difficulty, band, fun, solver version).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_published_grade_is_the_recomputed_one(capsys, tmp_path, args) -> None:
     status, out, _ = run_starbattle(capsys, "grade", str(exported), "--json")
     assert status == 0
     regraded = json.loads(out)
-    for field in ("difficulty", "band", "fun", "version"):
+    for field in ("difficulty", "band", "fun", "solver_version"):
         assert regraded[field] == published[field], field
     # The steps the pipeline stores are the ones `explain` narrates: same total, the player's letters.
     status, out, _ = run_starbattle(capsys, "explain", str(exported), "--json")

@@ -93,7 +93,7 @@ def test_rebuilding_is_idempotent_and_other_dates_are_left_alone(
     status, stdout, _ = run_starbattle(capsys, "publish", "--date", DAY.isoformat(), "--out", str(out))
     assert status == 0 and "0 files changed" in stdout and snapshot(out) == first  # same bytes, not even rewritten
 
-    store_day(config, OTHER_DAY, day_puzzles()[2:5])
+    store_day(config, OTHER_DAY, day_puzzles(later=1)[2:5])
     status, stdout, _ = run_starbattle(capsys, "publish", "--date", OTHER_DAY.isoformat(), "--out", str(out))
     assert status == 0 and "3 boards; 5 files changed" in stdout
     after = snapshot(out)

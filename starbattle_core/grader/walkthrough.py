@@ -123,6 +123,7 @@ def walkthrough_json(puzzle: Puzzle, grade: Grade) -> dict[str, Any]:
         "difficulty": grade.difficulty,
         "band": grade.band,
         "version": grade.version,
+        "solver_version": grade.version,  # as generate/show --json name it (their `version` is the generator's)
         "steps": records,
         "open": coords(grade.open),
     }
