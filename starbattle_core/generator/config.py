@@ -25,6 +25,8 @@ class MotifMix(BaseModel):
     ell: float = Field(2.0, ge=0)
     cross: float = Field(1.0, ge=0)
     rectangle: float = Field(0.5, ge=0)
+    frame: float = Field(0.5, ge=0)
+    ring: float = Field(0.5, ge=0)
 
 
 class GeneratorConfig(BaseModel):
@@ -87,7 +89,7 @@ class GeneratorConfig(BaseModel):
     # easy) are never drawn unless a slot's config sets this.
     allow_giveaways: bool = False
     # Queens growth: the share of easy boards with a planted single-cell region (LinkedIn's easy-grading levels),
-    # the share of regions placed whole as a motif (bar, rectangle, cross, ell), the background region's
+    # the share of regions placed whole as a motif (bar, rectangle, cross, ell, frame, ring), the background region's
     # appetite, and the appetites of regions told to sprawl or to stay small (an ordinary region has appetite 1).
     queens_single_cell_share: float = Field(0.35, ge=0, le=1)  # LinkedIn 9x9 levels grading easy: 38 of 108
     queens_motif_share: float = Field(0.35, ge=0, le=1)

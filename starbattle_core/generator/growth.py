@@ -186,6 +186,24 @@ def _fill_leftovers(
     return tuple(owner)
 
 
+def _outline(height: int, width: int) -> tuple[tuple[int, int], ...]:
+    return tuple((r, c) for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1))
+
+
+def _open_frames() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The outline of a 3x3, 3x4 or 4x3 box with one side's middle cell left out: the region inside it is
+    reached through the gap, so a frame never walls in a cell that no queen could own."""
+    return tuple(
+        tuple(cell for cell in _outline(height, width) if cell != gap)
+        for height, width in ((3, 3), (3, 4), (4, 3))
+        for gap in ((0, width // 2), (height - 1, width // 2), (height // 2, 0), (height // 2, width - 1))
+    )
+
+
+# A closed ring is the outline of a 4x4 box around a 2x2 block, which must hold exactly one other queen (its region
+# then fills the block: 4 cells, no give-away). LinkedIn draws these as a square inside a square.
+RING_INSIDE = ((1, 1), (1, 2), (2, 1), (2, 2))
+
 # Queens motifs, as (row, column) offsets: the shapes LinkedIn's designers draw inside a background region.
 MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
     "bar": tuple(
@@ -201,12 +219,18 @@ MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
         ((0, 0), (0, 1), (1, 1), (2, 1)),
         ((0, 1), (1, 1), (2, 1), (2, 0)),
     ),
+    "frame": _open_frames(),
+    "ring": (_outline(4, 4),),
 }
 
 
-def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: str) -> Cells:
-    """A random placement of a motif of that kind that holds `queen` and no cell of `taken` (0 if none fits)."""
+def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: str, queens: Cells = 0) -> Cells:
+    """A random placement of a motif of that kind that holds `queen` and no cell of `taken` (0 if none fits).
+
+    A ring also needs its inside free and holding exactly one of the other `queens`.
+    """
     row, col = divmod(queen, size)
+    others = queens & ~(1 << queen)
     options: list[Cells] = []
     for shape in MOTIFS[kind]:
         for dr, dc in shape:  # the queen sits on each of the shape's cells in turn
@@ -217,8 +241,13 @@ def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: s
                     break
                 mask |= 1 << (rr * size + cc)
             else:
-                if not mask & taken:
-                    options.append(mask)
+                if mask & taken:
+                    continue
+                if kind == "ring":
+                    inside = sum(1 << ((row + r - dr) * size + col + c - dc) for r, c in RING_INSIDE)
+                    if (inside & others).bit_count() != 1 or inside & taken & ~others:
+                        continue
+                options.append(mask)
     return rng.choice(options) if options else 0
 
 
@@ -227,7 +256,8 @@ def grow_queens_regions(
 ) -> Growth:
     """Regions for a Queens layout: one per queen, from the queen's cell, as LinkedIn levels are drawn.
 
-    Some regions are motifs placed whole around their queen (bars, rectangles, crosses, ells) and do not grow;
+    Some regions are motifs placed whole around their queen (bars, rectangles, crosses, ells, open frames and
+    closed rings) and do not grow;
     one region is the background with a large appetite; the rest grow with mixed appetites, preferring cells
     they touch on several sides (smooth borders). Single-cell regions are planted only on easy boards, on
     `queens_single_cell_share` of them; above easy every region has at least 3 cells (None otherwise).
@@ -251,7 +281,9 @@ def grow_queens_regions(
             mix = config.queens_motifs.model_dump()
             kinds = sorted(mix)
             kind = rng.choices(kinds, weights=[mix[k] for k in kinds])[0]
-            motif = place_motif(size, seeds[index], taken & ~(1 << seeds[index]), rng, kind)
+            # a ring walls in one other queen's region; never a planted single cell's
+            unplanted = queens & ~sum(1 << seeds[i] for i in singles)
+            motif = place_motif(size, seeds[index], taken & ~(1 << seeds[index]), rng, kind, unplanted)
             if motif:
                 region[index] = motif
                 taken |= motif
