@@ -47,18 +47,28 @@ def pair_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | N
         found = state_ways(geometry, state, a.mask | b.mask, need, limit)
         if found is None or not found.ways:
             continue
-        always = found.always
-        never = area & ~found.anywhere
-        hit = open_cells & ~area & found.emptied
-        if always or never or hit:
+        agreed = _shared_by_every_way(found, area, open_cells)
+        if agreed is not None:
             head = (
                 f"{a.label} and {b.label} touch and need {need_a} and {need_b} more stars; together they fit "
                 f"{_count(len(found.ways))} ({_shown(geometry, found.ways)})"
             )
-            return Deduction(
-                always, never | hit, (a.label, b.label), head + ": " + _parts(geometry, always, never, hit)
-            )
+            return _deduction(geometry, agreed, (a.label, b.label), head)
     return None
+
+
+def _shared_by_every_way(found: Ways, area: Cells, open_cells: Cells) -> tuple[Cells, Cells, Cells] | None:
+    """What every joint way of two units agrees on: stars in all of them, open cells of the pair in none, and cells
+    outside the pair that every way empties (None when there is nothing, before any sentence is built)."""
+    always = found.always
+    never = area & ~found.anywhere
+    hit = open_cells & ~area & found.emptied
+    return (always, never, hit) if always or never or hit else None
+
+
+def _deduction(geometry: Geometry, agreed: tuple[Cells, Cells, Cells], units: tuple[str, str], head: str) -> Deduction:
+    always, never, hit = agreed
+    return Deduction(always, never | hit, units, head + ": " + _parts(geometry, always, never, hit))
 
 
 # A person starts from the region's own ways and follows each into the line: at most this many (the largest
@@ -84,17 +94,13 @@ def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction
             if found is None:
                 continue
             area = (line.mask | region.mask) & open_cells
-            always = found.always
-            never = area & ~found.anywhere
-            hit = open_cells & ~area & found.emptied
-            if always or never or hit:
+            agreed = _shared_by_every_way(found, area, open_cells)
+            if agreed is not None:
                 head = (
                     f"{line.label} needs {need_line} more stars and {region.label}, which crosses it, "
                     f"{need_region}; together they fit {_count(len(found.ways))} ({_shown(geometry, found.ways)})"
                 )
-                return Deduction(
-                    always, never | hit, (line.label, region.label), head + ": " + _parts(geometry, always, never, hit)
-                )
+                return _deduction(geometry, agreed, (line.label, region.label), head)
     return None
 
 
