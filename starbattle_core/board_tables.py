@@ -1,41 +1,75 @@
-"""Per-board tables for the solution counter: every mask the search reads at a node, built once per region map.
+"""One immutable geometry per board: every mask the counter, the grader and the generator read, built once.
 
-Besides rows, columns and regions, the tables hold the same board transposed (cell r*size+c <-> c*size+r), so
-that what the counter reasons about rows it can reason about columns with the same code.
+Two layers, each built once and cached by what it depends on:
+
+- `Grid` (per size): rows, columns, the neighbourhood of every cell (eight-way: stars must not touch), the 2x2
+  blocks, the bands of two neighbouring rows or columns, orthogonal growth (regions are 4-connected), and
+  transposition (cell r*size+c <-> c*size+r, so what the counter reasons about rows it reasons about columns with the
+  same code).
+- `BoardGeometry` (per region map and star count): the region masks, every unit (rows, columns, regions), the units
+  of each cell, the strips of two rows cut by region, and the same for the transposed board.
+
+`Puzzle.geometry`, the counter's search and the grader's `Geometry` all hold the same `BoardGeometry` object (a test
+checks identity), so a mask is never built twice for one board. Both are frozen: what a solve remembers lives with
+the solve, never here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from .puzzle import Cells
+Cells = int
 
 # A strip of two neighbouring rows: (top row, the piece of each region inside it as (region index, mask)).
 Strip = tuple[int, tuple[tuple[int, Cells], ...]]
 
 
+def touching_all(cells: Cells, candidates: Cells, closes: tuple[Cells, ...]) -> Cells:
+    """The candidates that touch (or are) every one of `cells`: whichever of them holds the star, these end up
+    empty. `closes[cell]` is the cell with its neighbours; pass candidates outside `cells` to get the touching ones."""
+    while cells and candidates:
+        low = cells & -cells
+        candidates &= closes[low.bit_length() - 1]
+        cells ^= low
+    return candidates
+
+
+def touching_any(cells: Cells, neighbours: tuple[Cells, ...]) -> Cells:
+    """Every cell that touches some cell of `cells` (cells of `cells` included when they touch each other)."""
+    seen = 0
+    while cells:
+        low = cells & -cells
+        seen |= neighbours[low.bit_length() - 1]
+        cells ^= low
+    return seen
+
+
 @dataclass(frozen=True)
-class BoardTables:
-    """Per-board masks the search reads at every node (built once per region map)."""
+class Grid:
+    """The masks of an empty size x size board."""
 
     size: int
-    stars: int
-    units: tuple[Cells, ...]
-    # For each cell: the cell itself with its neighbours (what a star there closes).
+    all_cells: Cells
+    rows: tuple[Cells, ...]
+    columns: tuple[Cells, ...]
+    # For each cell: the cells touching it (king moves), itself excluded; and the same with the cell itself (what a
+    # star there closes).
+    neighbours: tuple[Cells, ...]
     closes: tuple[Cells, ...]
-    # For each cell: the units it belongs to (row, column, region).
-    cell_units: tuple[tuple[Cells, Cells, Cells], ...]
     # For each cell: the 2x2 block with the cell at its top-left corner, clipped to the board.
-    block: tuple[Cells, ...]
-    regions: tuple[Cells, ...]
-    # The region masks of the transposed board (cell r*size+c <-> c*size+r), for the column-wise band analysis.
-    regions_transposed: tuple[Cells, ...]
-    # Every strip of two neighbouring rows, then the same for the transposed board (strips of columns).
-    strips: tuple[Strip, ...]
-    strips_transposed: tuple[Strip, ...]
-    # Transposition by table: for each chunk of a row, (bit offset, width, table of that chunk's bits spread to
-    # the transposed positions).
+    blocks: tuple[Cells, ...]
+    # Rows i and i+1, columns i and i+1 (i = 0 .. size-2).
+    row_bands: tuple[Cells, ...]
+    column_bands: tuple[Cells, ...]
+    # How to read each row, then each column, as a path of bits: (shift of its first cell, step between cells).
+    line_paths: tuple[tuple[int, int], ...]
+    not_left: Cells  # every cell but the left column: may move one step left
+    not_right: Cells  # every cell but the right column: may move one step right
+    sides: tuple[Cells, ...]  # for each cell, its up to four orthogonal neighbours
+    transposed_cell: tuple[int, ...]
+    # Transposition by table: for each chunk of a row, (bit offset, width, table of that chunk's bits spread to the
+    # transposed positions).
     spread: tuple[tuple[int, int, tuple[Cells, ...]], ...]
 
     def transpose(self, cells: Cells) -> Cells:
@@ -52,41 +86,37 @@ class BoardTables:
                         result |= table[part] << r
         return result
 
+    def grow(self, mask: Cells) -> Cells:
+        """The cells orthogonally next to `mask`, mask itself excluded."""
+        n = self.size
+        spread = (mask << n) | (mask >> n) | ((mask & self.not_right) << 1) | ((mask & self.not_left) >> 1)
+        return spread & self.all_cells & ~mask
 
-@lru_cache(maxsize=256)
-def board_tables(size: int, stars: int, regions: tuple[int, ...]) -> BoardTables:
-    """The tables of a board (cached: the generator re-counts many variants of a few region maps)."""
+    def reach(self, start: Cells, passable: Cells) -> Cells:
+        """Every cell of `passable | start` that a 4-connected walk from `start` can reach."""
+        room = passable | start
+        seen = start
+        while True:
+            more = self.grow(seen) & room
+            if not more:
+                return seen
+            seen |= more
+
+    def connected(self, mask: Cells) -> bool:
+        """Whether mask is one non-empty 4-connected piece."""
+        if not mask:
+            return False
+        return self.reach(mask & -mask, mask) == mask
+
+
+@lru_cache(maxsize=64)
+def grid(size: int) -> Grid:
+    """The grid of a size (cached: every board of that size shares it)."""
     n = size
-    rows, cols, closes, blocks = _geometry(n)
-    region_masks = [0] * n
-    transposed_regions = [0] * n
-    transposed_cell = _transposed_cells(n)
-    for cell, region in enumerate(regions):
-        region_masks[region] |= 1 << cell
-        transposed_regions[region] |= 1 << transposed_cell[cell]
-    row_col = _row_col_of_cells(n)
-    cell_units = tuple([(row, col, region_masks[region]) for (row, col), region in zip(row_col, regions, strict=True)])
-    return BoardTables(
-        n,
-        stars,
-        rows + cols + tuple(region_masks),
-        closes,
-        cell_units,
-        blocks,
-        tuple(region_masks),
-        tuple(transposed_regions),
-        _strips(n, region_masks),
-        _strips(n, transposed_regions),
-        _spread_tables(n),
-    )
-
-
-@cache
-def _geometry(n: int) -> tuple[tuple[Cells, ...], tuple[Cells, ...], tuple[Cells, ...], tuple[Cells, ...]]:
-    """What depends on the size only: row masks, column masks, each cell with its neighbours, 2x2 blocks."""
+    all_cells = (1 << (n * n)) - 1
     rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
-    first_col = sum(1 << (r * n) for r in range(n))
-    cols = tuple(first_col << c for c in range(n))
+    left_edge = sum(1 << (r * n) for r in range(n))
+    columns = tuple(left_edge << c for c in range(n))
     closes = []
     blocks = []
     for r in range(n):
@@ -103,18 +133,100 @@ def _geometry(n: int) -> tuple[tuple[Cells, ...], tuple[Cells, ...], tuple[Cells
                     if r + dr < n and c + dc < n:
                         block |= 1 << ((r + dr) * n + c + dc)
             blocks.append(block)
-    return rows, cols, tuple(closes), tuple(blocks)
+    not_left = all_cells & ~left_edge
+    not_right = all_cells & ~(left_edge << (n - 1))
+    sides = []
+    for cell in range(n * n):
+        mask = 1 << cell
+        spread = (mask << n) | (mask >> n) | ((mask & not_right) << 1) | ((mask & not_left) >> 1)
+        sides.append(spread & all_cells & ~mask)
+    return Grid(
+        size=n,
+        all_cells=all_cells,
+        rows=rows,
+        columns=columns,
+        neighbours=tuple(mask & ~(1 << cell) for cell, mask in enumerate(closes)),
+        closes=tuple(closes),
+        blocks=tuple(blocks),
+        row_bands=tuple(rows[i] | rows[i + 1] for i in range(n - 1)),
+        column_bands=tuple(columns[i] | columns[i + 1] for i in range(n - 1)),
+        line_paths=tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n)),
+        not_left=not_left,
+        not_right=not_right,
+        sides=tuple(sides),
+        transposed_cell=tuple((cell % n) * n + cell // n for cell in range(n * n)),
+        spread=_spread_tables(n),
+    )
 
 
-@cache
-def _transposed_cells(n: int) -> tuple[int, ...]:
-    return tuple((cell % n) * n + cell // n for cell in range(n * n))
+@dataclass(frozen=True)
+class BoardGeometry:
+    """The masks of one board (region map and star count). The grid's tables are repeated as fields so that the
+    counter's hot loops read them in one attribute look-up; they are the grid's own tuples, not copies."""
+
+    grid: Grid
+    size: int
+    stars: int
+    all_cells: Cells
+    neighbours: tuple[Cells, ...]
+    closes: tuple[Cells, ...]
+    block: tuple[Cells, ...]
+    region_masks: tuple[Cells, ...]
+    # Every unit: rows, then columns, then regions (the order the counter's branching and the grader's units use).
+    units: tuple[Cells, ...]
+    # For each cell: the masks of its row, column and region; and their positions in `units`.
+    cell_units: tuple[tuple[Cells, Cells, Cells], ...]
+    units_of_cell: tuple[tuple[int, int, int], ...]
+    # For every unit: the cells of every unit crossing it (their stars decide what it may take).
+    zones: tuple[Cells, ...]
+    # The region masks of the transposed board, for the column-wise band analysis.
+    regions_transposed: tuple[Cells, ...]
+    # Every strip of two neighbouring rows, then the same for the transposed board (strips of columns).
+    strips: tuple[Strip, ...]
+    strips_transposed: tuple[Strip, ...]
 
 
-@cache
-def _row_col_of_cells(n: int) -> tuple[tuple[Cells, Cells], ...]:
-    rows, cols, _, _ = _geometry(n)
-    return tuple((rows[cell // n], cols[cell % n]) for cell in range(n * n))
+@lru_cache(maxsize=256)
+def board_geometry(size: int, stars: int, regions: tuple[int, ...]) -> BoardGeometry:
+    """The geometry of a board (cached: the generator re-counts many variants of a few region maps, and a puzzle,
+    its counts and its grading share one)."""
+    n = size
+    shared = grid(n)
+    region_masks = [0] * n
+    transposed_regions = [0] * n
+    transposed_cell = shared.transposed_cell
+    for cell, region in enumerate(regions):
+        region_masks[region] |= 1 << cell
+        transposed_regions[region] |= 1 << transposed_cell[cell]
+    rows, columns = shared.rows, shared.columns
+    units = rows + columns + tuple(region_masks)
+    return BoardGeometry(
+        grid=shared,
+        size=n,
+        stars=stars,
+        all_cells=shared.all_cells,
+        neighbours=shared.neighbours,
+        closes=shared.closes,
+        block=shared.blocks,
+        region_masks=units[2 * n :],
+        units=units,
+        cell_units=tuple(
+            (rows[cell // n], columns[cell % n], region_masks[region]) for cell, region in enumerate(regions)
+        ),
+        units_of_cell=tuple((cell // n, n + cell % n, 2 * n + region) for cell, region in enumerate(regions)),
+        zones=tuple(_crossing(units, mask) for mask in units),
+        regions_transposed=tuple(transposed_regions),
+        strips=_strips(n, region_masks),
+        strips_transposed=_strips(n, transposed_regions),
+    )
+
+
+def _crossing(units: tuple[Cells, ...], mask: Cells) -> Cells:
+    zone = 0
+    for other in units:
+        if other & mask:
+            zone |= other
+    return zone
 
 
 def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:
@@ -125,7 +237,6 @@ def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:
     return tuple(strips)
 
 
-@cache
 def _spread_tables(n: int) -> tuple[tuple[int, int, tuple[Cells, ...]], ...]:
     """Tables that transpose a board row chunk by chunk (chunks of at most 10 bits keep them small)."""
     chunks = -(-n // 10)

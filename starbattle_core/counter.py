@@ -15,7 +15,8 @@ other cell is empty. Propagation works on bit masks:
 
 Then the search branches on the unit that gives the fewest branches: branch i puts the unit's first star on its
 i-th open cell and empties the cells before it, so the branches are disjoint and together cover every solution.
-Tables are built once per board (`board_tables`); a node re-examines only the units whose open cells changed.
+The masks are the board's one geometry (`board_tables.board_geometry`, the grader's too); a node re-examines
+only the units whose open cells changed.
 A residual state (open cells, stars per unit) searched to the end is remembered with its completions, so a branch
 that reaches it again is settled at once (a dead end, or its solutions found without search).
 
@@ -35,7 +36,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .board_tables import BoardTables, board_tables
+from .board_tables import BoardGeometry, board_geometry, touching_all
 from .pigeonhole import band_deductions
 from .puzzle import Cells, InputError, Puzzle
 from .sat_counter import sat_solutions
@@ -96,7 +97,7 @@ def count_solutions(
     if sat_after is not None and sat_after < 0:
         raise InputError(f"sat_after must be at least 0, not {sat_after}")
     start = time.perf_counter()
-    tables = board_tables(puzzle.size, puzzle.stars, puzzle.regions)
+    tables = puzzle.geometry
     search = _Search(tables, limit, sat_after)
     forced_stars = puzzle.given_stars | stars
     forced_empty = puzzle.given_empty | empty
@@ -137,7 +138,7 @@ class Solutions:
         self.puzzle = puzzle
         self.stars = stars
         self.empty = empty
-        self._search = _Search(board_tables(puzzle.size, puzzle.stars, puzzle.regions), limit=1)
+        self._search = _Search(puzzle.geometry, limit=1)
 
     @property
     def nodes(self) -> int:
@@ -172,9 +173,9 @@ class Solutions:
 
 
 def clear_caches() -> None:
-    """Forget the per-board tables and the region placements shared by every count, so that the next count pays
+    """Forget the board geometries and the region placements shared by every count, so that the next count pays
     for building them, as a fresh process does (the benchmark times every count this way)."""
-    board_tables.cache_clear()
+    board_geometry.cache_clear()
     _OPTIONS.clear()
 
 
@@ -182,7 +183,7 @@ class _OverBudget(Exception):
     """The search passed its node budget: the SAT solver takes over."""
 
 
-def _place_all(tables: BoardTables, stars: Cells, open_cells: Cells, new: Cells) -> tuple[Cells, Cells] | None:
+def _place_all(tables: BoardGeometry, stars: Cells, open_cells: Cells, new: Cells) -> tuple[Cells, Cells] | None:
     """Put stars on every cell of `new`, or None when one of them is not open (touching, full unit, empty)."""
     quota = tables.stars
     closes = tables.closes
@@ -199,15 +200,6 @@ def _place_all(tables: BoardTables, stars: Cells, open_cells: Cells, new: Cells)
             if (stars & unit).bit_count() == quota:
                 open_cells &= ~unit
     return stars, open_cells
-
-
-def _touching_all(cells: Cells, candidates: Cells, closes: tuple[Cells, ...]) -> Cells:
-    """The candidates that touch every one of `cells`: whichever of them holds the star, these end up empty."""
-    while cells and candidates:
-        low = cells & -cells
-        candidates &= closes[low.bit_length() - 1]
-        cells ^= low
-    return candidates
 
 
 # Regions with at most this many open cells are reasoned about by enumerating their placements (rows and columns
@@ -268,7 +260,7 @@ _OPTIONS_KEPT = 100_000  # entries a board size keeps before its table is emptie
 
 
 def _branches(
-    tables: BoardTables, stars: Cells, open_cells: Cells, choice: Cells, need: int
+    tables: BoardGeometry, stars: Cells, open_cells: Cells, choice: Cells, need: int
 ) -> Iterator[tuple[Cells, Cells]]:
     """A node's children, (stars, open cells) each: branch i puts the unit's first star on its i-th open cell
     (`choice`) and empties the cells before it, so the branches are disjoint and cover every solution."""
@@ -289,7 +281,7 @@ def _branches(
 
 
 class _Search:
-    def __init__(self, tables: BoardTables, limit: int, budget: int | None = None) -> None:
+    def __init__(self, tables: BoardGeometry, limit: int, budget: int | None = None) -> None:
         self.tables = tables
         self.limit = limit
         self.budget = _NEVER if budget is None else budget
@@ -394,7 +386,7 @@ class _Search:
                     if need == 1:
                         if count <= 4:
                             # One star among a few cells: the cells touching all of them are empty.
-                            common = _touching_all(cells, open_cells & ~cells, closes)
+                            common = touching_all(cells, open_cells & ~cells, closes)
                             if common:
                                 open_cells &= ~common
                                 changed = True
@@ -436,7 +428,7 @@ class _Search:
                             forced = 0
                             for piece in pieces:
                                 if piece & (piece - 1):
-                                    common = _touching_all(piece, open_cells & ~piece, closes)
+                                    common = touching_all(piece, open_cells & ~piece, closes)
                                     if common:
                                         open_cells &= ~common
                                         changed = True
@@ -458,12 +450,12 @@ class _Search:
                 continue
             # The unit rules stall: look at bands of rows, then (on the transposed board) bands of columns.
             # The columns are only looked at when the rows give nothing (the unit rules are cheaper to rerun).
-            found = band_deductions(tables, open_cells, stars, tables.regions, tables.strips)
+            found = band_deductions(tables, open_cells, stars, tables.region_masks, tables.strips)
             if found is None:
                 return None
             empty, forced = found
             if not (empty & open_cells or forced):
-                transpose = tables.transpose
+                transpose = tables.grid.transpose
                 found = band_deductions(
                     tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
                 )

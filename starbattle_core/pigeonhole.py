@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-from .board_tables import BoardTables, Strip
+from .board_tables import BoardGeometry, Strip
 from .puzzle import Cells
 
 
@@ -58,7 +58,7 @@ _CAPACITY = _CapacityTable()
 
 
 def band_deductions(
-    tables: BoardTables,
+    tables: BoardGeometry,
     open_cells: Cells,
     stars: Cells,
     regions: tuple[Cells, ...],

@@ -18,7 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-Cells = int
+from .board_tables import BoardGeometry, board_geometry, grid
+from .board_tables import Cells as Cells  # the type every module imports from here
 
 GAMES = ("starbattle", "queens")
 MAX_SIZE = 30
@@ -85,7 +86,7 @@ class Puzzle:
     """An immutable Star Battle or Queens board.
 
     ``regions`` holds the region index (0..size-1) of every cell in row-major order. Construction validates
-    the board and raises PuzzleError with a one-line reason. Masks are computed once, on first use.
+    the board and raises PuzzleError with a one-line reason. Its masks are the board's `geometry`.
     """
 
     size: int
@@ -148,29 +149,34 @@ class Puzzle:
             if (mask & self.given_stars).bit_count() > self.stars:
                 raise PuzzleError(f"{kind} {self.unit_label(kind, index)} has more than {self.stars} given stars")
 
-    # --- masks, computed once per puzzle -------------------------------------------------------------
+    # --- masks: the board's one geometry (board_tables.py), shared with the counter and the grader ----------
 
-    @cached_property
+    @property
+    def geometry(self) -> BoardGeometry:
+        """The board's masks, built once per region map and star count and shared by every puzzle, count and
+        grading of that board (the same object, not a copy)."""
+        return board_geometry(self.size, self.stars, self.regions)
+
+    @property
     def all_cells(self) -> Cells:
-        return (1 << (self.size * self.size)) - 1
+        return self.geometry.all_cells
 
-    @cached_property
+    @property
     def row_masks(self) -> tuple[Cells, ...]:
-        n = self.size
-        return tuple(((1 << n) - 1) << (r * n) for r in range(n))
+        return self.geometry.grid.rows
 
-    @cached_property
+    @property
     def col_masks(self) -> tuple[Cells, ...]:
-        n = self.size
-        first = sum(1 << (r * n) for r in range(n))
-        return tuple(first << c for c in range(n))
+        return self.geometry.grid.columns
 
-    @cached_property
+    @property
     def region_masks(self) -> tuple[Cells, ...]:
-        masks = [0] * self.size
-        for cell, region in enumerate(self.regions):
-            masks[region] |= 1 << cell
-        return tuple(masks)
+        return self.geometry.region_masks
+
+    @property
+    def neighbours(self) -> tuple[Cells, ...]:
+        """For each cell, the cells that touch it (king moves), itself excluded."""
+        return self.geometry.neighbours
 
     @cached_property
     def units(self) -> tuple[tuple[str, int, Cells], ...]:
@@ -180,22 +186,6 @@ class Puzzle:
             + tuple(("column", i, m) for i, m in enumerate(self.col_masks))
             + tuple(("region", i, m) for i, m in enumerate(self.region_masks))
         )
-
-    @cached_property
-    def neighbours(self) -> tuple[Cells, ...]:
-        """For each cell, the cells that touch it (king moves), itself excluded."""
-        n = self.size
-        result = []
-        for r in range(n):
-            for c in range(n):
-                mask = 0
-                for dr in (-1, 0, 1):
-                    for dc in (-1, 0, 1):
-                        rr, cc = r + dr, c + dc
-                        if (dr or dc) and 0 <= rr < n and 0 <= cc < n:
-                            mask |= 1 << (rr * n + cc)
-                result.append(mask)
-        return tuple(result)
 
     def unit_label(self, kind: str, index: int) -> str:
         """How a player names a unit: row 3, column 5, region C (the input's own name for it, when known)."""
@@ -241,18 +231,7 @@ class Puzzle:
 
 def is_connected(mask: Cells, size: int) -> bool:
     """Whether the cells of mask form one 4-connected piece (an empty mask is not)."""
-    if not mask:
-        return False
-    left_edge = sum(1 << (r * size) for r in range(size))
-    not_left = ~left_edge
-    not_right = ~(left_edge << (size - 1))
-    seen = mask & -mask
-    while True:
-        grown = seen | (seen << size) | (seen >> size) | ((seen & not_right) << 1) | ((seen & not_left) >> 1)
-        grown &= mask
-        if grown == seen:
-            return seen == mask
-        seen = grown
+    return grid(size).connected(mask)
 
 
 def solution_problems(puzzle: Puzzle, stars: Cells) -> list[str]:

@@ -20,13 +20,13 @@ from collections.abc import Iterator
 
 from pysat.solvers import Solver
 
-from .board_tables import BoardTables
+from .board_tables import BoardGeometry
 from .puzzle import Cells
 
 SOLVER = "gluecard4"
 
 
-def sat_solutions(tables: BoardTables, stars: Cells, open_cells: Cells, limit: int) -> Iterator[Cells]:
+def sat_solutions(tables: BoardGeometry, stars: Cells, open_cells: Cells, limit: int) -> Iterator[Cells]:
     """Up to `limit` distinct completions of a board state (every solution's full star set), in the solver's order,
     each as soon as the solver finds it.
 

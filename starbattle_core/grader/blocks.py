@@ -27,6 +27,7 @@ def block_cover(geometry: Geometry, area: Cells) -> list[Cells]:
 
 def _block_cover(geometry: Geometry, area: Cells) -> list[Cells]:
     n = geometry.size
+    squares = geometry.board.block  # the 2x2 block at each top-left cell, the counter's own table
     blocks = []
     left = area
     while left:
@@ -36,21 +37,12 @@ def _block_cover(geometry: Geometry, area: Cells) -> list[Cells]:
         best = 0
         for anchor in (c, c - 1):
             if anchor >= 0:
-                block = _square(n, r, anchor) & left
+                block = squares[r * n + anchor] & left
                 if block.bit_count() > best.bit_count():
                     best = block
         blocks.append(best or low)
         left &= ~(best or low)
     return blocks
-
-
-def _square(n: int, r: int, c: int) -> Cells:
-    cells = 0
-    for dr in (0, 1):
-        for dc in (0, 1):
-            if r + dr < n and c + dc < n:
-                cells |= 1 << ((r + dr) * n + c + dc)
-    return cells
 
 
 def _one_per_block(geometry: Geometry, open_cells: Cells, blocks: list[Cells]) -> tuple[Cells, Cells]:

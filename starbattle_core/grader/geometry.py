@@ -1,17 +1,17 @@
 """The static masks a grader works with, and the board state it changes.
 
-A `Geometry` is computed once per puzzle: its units (rows, columns, regions) with the names a player uses, the
-neighbourhood of every cell, and the bands of two neighbouring rows or columns. A `State` is the player's pencil
+A `Geometry` is the board's one geometry (`board_tables.BoardGeometry`, the masks the counter searches with, the
+same object) with what a grader adds: its units (rows, columns, regions, bands of two neighbouring rows or columns)
+as `Unit`s with the names a player uses. A `State` is the player's pencil
 marks: the cells known to be stars and the cells known to be empty; every other cell is open.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 from typing import Any
 
+from ..board_tables import BoardGeometry, touching_all, touching_any
 from ..puzzle import Cells, Puzzle, iter_cells
 from .canonical import View
 
@@ -63,19 +63,22 @@ class Recall:
 
 
 class Geometry:
-    """Masks of one puzzle, computed once and shared by every technique; immutable once built. What a solve
-    remembers lives in `recall` (a fresh `Recall` per geometry)."""
+    """The board's masks (`board`, shared with the counter) and its units as a player names them; immutable once
+    built. What a solve remembers lives in `recall` (a fresh `Recall` per geometry)."""
 
     def __init__(self, puzzle: Puzzle, view: View | None = None) -> None:
         """`view`: how to name cells and units when `puzzle` is the canonical form of the player's board (see
         canonical.py); without it, the puzzle's own names."""
         n = puzzle.size
+        board: BoardGeometry = puzzle.geometry
+        grid = board.grid
         self.puzzle = puzzle
+        self.board = board
         self.view = view
         self.size = n
         self.stars = puzzle.stars
-        self.all_cells = puzzle.all_cells
-        self.neighbours = puzzle.neighbours
+        self.all_cells = board.all_cells
+        self.neighbours = board.neighbours
         k = puzzle.stars
         if view is None:
             line_labels = tuple(f"row {i + 1}" for i in range(n)) + tuple(f"column {i + 1}" for i in range(n))
@@ -85,31 +88,25 @@ class Geometry:
             region_labels = tuple(f"region {puzzle.unit_label('region', i)}" for i in range(n))
         else:
             line_labels, band_labels, region_labels = view.lines, view.bands, view.regions
-        self.rows = tuple(Unit("row", i, m, k, line_labels[i]) for i, m in enumerate(puzzle.row_masks))
-        self.columns = tuple(Unit("column", i, m, k, line_labels[n + i]) for i, m in enumerate(puzzle.col_masks))
-        self.regions = tuple(Unit("region", i, m, k, region_labels[i]) for i, m in enumerate(puzzle.region_masks))
+        self.rows = tuple(Unit("row", i, m, k, line_labels[i]) for i, m in enumerate(grid.rows))
+        self.columns = tuple(Unit("column", i, m, k, line_labels[n + i]) for i, m in enumerate(grid.columns))
+        self.regions = tuple(Unit("region", i, m, k, region_labels[i]) for i, m in enumerate(board.region_masks))
         self.lines = self.rows + self.columns
         # Rows, columns, regions: the units whose quota the rules state.
         self.units = self.lines + self.regions
-        self.bands = tuple(
-            Unit("rows", i, self.rows[i].mask | self.rows[i + 1].mask, 2 * k, band_labels[i]) for i in range(n - 1)
-        ) + tuple(
-            Unit("columns", i, self.columns[i].mask | self.columns[i + 1].mask, 2 * k, band_labels[n - 1 + i])
-            for i in range(n - 1)
+        self.bands = tuple(Unit("rows", i, m, 2 * k, band_labels[i]) for i, m in enumerate(grid.row_bands)) + tuple(
+            Unit("columns", i, m, 2 * k, band_labels[n - 1 + i]) for i, m in enumerate(grid.column_bands)
         )
-        # Plain tuples for the hot loops of propagation: unit masks, and how to read a line as a path of bits.
-        self.unit_masks = tuple(u.mask for u in self.units)
-        self.line_paths = tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n))
-        self.row_masks = tuple(u.mask for u in self.rows)
-        self.column_masks = tuple(u.mask for u in self.columns)
-        self.region_masks = tuple(u.mask for u in self.regions)
-        self.line_masks = self.row_masks + self.column_masks
-        # For every unit of `units`: the cells of every unit crossing it (their stars decide what it may take).
-        self.zones = tuple(
-            reduce(or_, (other for other in self.unit_masks if other & mask)) for mask in self.unit_masks
-        )
-        # For every cell, the positions in `units` of its row, its column and its region.
-        self.units_of_cell = tuple((cell // n, n + cell % n, 2 * n + puzzle.regions[cell]) for cell in range(n * n))
+        # Plain tuples for the hot loops of propagation, the board's own: unit masks in the order of `units`, how to
+        # read a line as a path of bits, the cells crossing each unit (`zones`), each cell's units' positions.
+        self.unit_masks = board.units
+        self.line_paths = grid.line_paths
+        self.row_masks = grid.rows
+        self.column_masks = grid.columns
+        self.region_masks = board.region_masks
+        self.line_masks = grid.rows + grid.columns
+        self.zones = board.zones
+        self.units_of_cell = board.units_of_cell
         self.recall = Recall()
         object.__setattr__(self, "_sealed", True)
 
@@ -156,18 +153,12 @@ class Geometry:
         """Every cell that touches some cell of the mask."""
         seen = self.recall.near.get(mask)
         if seen is None:
-            seen = 0
-            for cell in iter_cells(mask):
-                seen |= self.neighbours[cell]
-            self.recall.near[mask] = seen
+            seen = self.recall.near[mask] = touching_any(mask, self.neighbours)
         return seen
 
     def seen_by_all(self, mask: Cells) -> Cells:
         """The cells that touch every cell of a non-empty mask: a star anywhere in the mask empties them."""
         common = self.recall.common.get(mask)
         if common is None:
-            common = self.all_cells
-            for cell in iter_cells(mask):
-                common &= self.neighbours[cell]
-            common = self.recall.common[mask] = common & ~mask
+            common = self.recall.common[mask] = touching_all(mask, self.all_cells & ~mask, self.board.closes)
         return common

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..board_tables import touching_all
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
 
@@ -84,7 +85,6 @@ def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells) -> tuple[Cell
 
 def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Cells]:
     n = geometry.size
-    neighbours = geometry.neighbours
     if unit.kind == "row":
         path, step = bits >> (unit.index * n), 1
 
@@ -116,11 +116,8 @@ def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Ce
                 elif cells.bit_count() == 1:
                     stars |= cells
         elif len(run) == 2:
-            block = at(run[0]) | at(run[1])
-            common = geometry.all_cells
-            for cell in iter_cells(block):
-                common &= neighbours[cell]
-            empties |= common & ~block
+            pair = at(run[0]) | at(run[1])
+            empties |= touching_all(pair, geometry.all_cells & ~pair, geometry.board.closes)
     return stars, empties
 
 

@@ -1,0 +1,117 @@
+"""The board's one geometry: the counter, the grader, the puzzle and the generator read the same masks (the same
+objects, not equal copies), the geometry cannot be changed, and every mask is what the rules say, checked against
+definitions written from row and column coordinates on random boards."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_counter import region_map
+
+from starbattle_core.board_tables import board_geometry, grid, touching_all, touching_any
+from starbattle_core.counter import Solutions, clear_caches, count_solutions
+from starbattle_core.formats import puzzle_from_json
+from starbattle_core.generator import shape
+from starbattle_core.grader import Geometry
+from starbattle_core.grader.canonical import canonical_form
+from starbattle_core.puzzle import Puzzle
+
+BOARD = puzzle_from_json(
+    {"size": 6, "stars": 1, "regions": ["AAAAAA", "BBBAAA", "BBBCDD", "BBECDD", "EEECDD", "FFCCDD"]}
+)
+
+
+def test_counter_and_grader_read_the_same_masks() -> None:
+    clear_caches()
+    grader = Geometry(BOARD)
+    built = board_geometry.cache_info()
+    assert built.misses == 1
+    count_solutions(BOARD)
+    # The count built nothing: it took the geometry the grader holds.
+    assert board_geometry.cache_info().misses == built.misses
+    counter = Solutions(BOARD)._search.tables
+    assert counter is grader.board is BOARD.geometry
+    assert grader.unit_masks is counter.units
+    assert grader.neighbours is counter.neighbours is BOARD.neighbours
+    assert grader.region_masks is counter.region_masks is BOARD.region_masks
+    assert grader.row_masks is counter.grid.rows is BOARD.row_masks
+    assert grader.zones is counter.zones and grader.units_of_cell is counter.units_of_cell
+    # The grader's 2x2 blocks are the counter's table, and the generator's grid is the board's.
+    assert counter.block is grid(6).blocks and shape.grid(6) is counter.grid
+
+
+def test_the_grader_grades_the_canonical_board_with_its_geometry() -> None:
+    canonical, view = canonical_form(BOARD)
+    assert Geometry(canonical, view).board is canonical.geometry
+
+
+def test_equal_boards_share_one_geometry_and_it_cannot_change() -> None:
+    twin = puzzle_from_json({"size": 6, "stars": 1, "regions": BOARD.region_rows()})
+    assert twin.geometry is BOARD.geometry
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BOARD.geometry.units = ()  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BOARD.geometry.grid.rows = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="immutable"):
+        Geometry(BOARD).unit_masks = ()
+
+
+def cell_of(n: int, r: int, c: int) -> int:
+    return 1 << (r * n + c)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(size=st.integers(4, 9), seed=st.integers(0, 10**6))
+def test_masks_match_their_definitions(size: int, seed: int) -> None:
+    stars = 1 if size < 8 else 2
+    regions = tuple(region_map(size, stars, seed))
+    board = board_geometry(size, stars, regions)
+    n = size
+    coords = [(r, c) for r in range(n) for c in range(n)]
+    assert board.units[:n] == tuple(sum(cell_of(n, r, c) for c in range(n)) for r in range(n))
+    assert board.units[n : 2 * n] == tuple(sum(cell_of(n, r, c) for r in range(n)) for c in range(n))
+    for region in range(n):
+        assert board.region_masks[region] == sum(1 << i for i, g in enumerate(regions) if g == region)
+    for cell, (r, c) in enumerate(coords):
+        near = {(rr, cc) for rr, cc in coords if max(abs(rr - r), abs(cc - c)) == 1}
+        assert board.neighbours[cell] == sum(cell_of(n, rr, cc) for rr, cc in near)
+        assert board.closes[cell] == board.neighbours[cell] | 1 << cell
+        square = {(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1) if r + dr < n and c + dc < n}
+        assert board.block[cell] == sum(cell_of(n, rr, cc) for rr, cc in square)
+        sides = {(rr, cc) for rr, cc in coords if abs(rr - r) + abs(cc - c) == 1}
+        assert board.grid.sides[cell] == sum(cell_of(n, rr, cc) for rr, cc in sides)
+        row, column, region = board.units_of_cell[cell]
+        assert (row, column, region) == (r, n + c, 2 * n + regions[cell])
+        assert board.cell_units[cell] == (board.units[row], board.units[column], board.units[region])
+        assert board.grid.transpose(1 << cell) == cell_of(n, c, r)
+    for unit, zone in zip(board.units, board.zones, strict=True):
+        assert zone == sum(
+            cell for cell in (1 << i for i in range(n * n)) if any(cell & u for u in board.units if u & unit)
+        )
+    for top, pieces in board.strips:
+        band = board.grid.row_bands[top]
+        assert pieces == tuple((g, m & band) for g, m in enumerate(board.region_masks) if m & band)
+    assert board.regions_transposed == tuple(board.grid.transpose(m) for m in board.region_masks)
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(cells=st.integers(0, (1 << 36) - 1), candidates=st.integers(0, (1 << 36) - 1))
+def test_touching_helpers_match_their_definitions(cells: int, candidates: int) -> None:
+    six = grid(6)
+    members = [i for i in range(36) if cells >> i & 1]
+    every = candidates
+    for i in members:
+        every &= six.closes[i]
+    assert touching_all(cells, candidates, six.closes) == (every if members else candidates)
+    assert touching_any(cells, six.neighbours) == sum(
+        1 << j for j in range(36) if any(six.neighbours[i] >> j & 1 for i in members)
+    )
+
+
+def test_a_puzzle_reads_its_masks_from_its_geometry() -> None:
+    puzzle = Puzzle(4, 1, (0, 0, 0, 1, 2, 2, 1, 1, 2, 3, 3, 1, 2, 3, 3, 3))
+    assert puzzle.col_masks is puzzle.geometry.grid.columns
+    assert puzzle.all_cells == (1 << 16) - 1
