@@ -17,7 +17,7 @@ the solve, never here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 Cells = int
 
@@ -64,6 +64,9 @@ class Grid:
     column_bands: tuple[Cells, ...]
     # How to read each row, then each column, as a path of bits: (shift of its first cell, step between cells).
     line_paths: tuple[tuple[int, int], ...]
+    # For each cell: the masks of its row and column, and their positions among the units (rows, then columns).
+    cell_lines: tuple[tuple[Cells, Cells], ...]
+    cell_line_positions: tuple[tuple[int, int], ...]
     not_left: Cells  # every cell but the left column: may move one step left
     not_right: Cells  # every cell but the right column: may move one step right
     sides: tuple[Cells, ...]  # for each cell, its up to four orthogonal neighbours
@@ -151,6 +154,8 @@ def grid(size: int) -> Grid:
         row_bands=tuple(rows[i] | rows[i + 1] for i in range(n - 1)),
         column_bands=tuple(columns[i] | columns[i + 1] for i in range(n - 1)),
         line_paths=tuple((i * n, 1) for i in range(n)) + tuple((i, n) for i in range(n)),
+        cell_lines=tuple((rows[cell // n], columns[cell % n]) for cell in range(n * n)),
+        cell_line_positions=tuple((cell // n, n + cell % n) for cell in range(n * n)),
         not_left=not_left,
         not_right=not_right,
         sides=tuple(sides),
@@ -174,16 +179,43 @@ class BoardGeometry:
     region_masks: tuple[Cells, ...]
     # Every unit: rows, then columns, then regions (the order the counter's branching and the grader's units use).
     units: tuple[Cells, ...]
-    # For each cell: the masks of its row, column and region; and their positions in `units`.
+    # For each cell: the masks of its row, column and region.
     cell_units: tuple[tuple[Cells, Cells, Cells], ...]
-    units_of_cell: tuple[tuple[int, int, int], ...]
-    # For every unit: the cells of every unit crossing it (their stars decide what it may take).
-    zones: tuple[Cells, ...]
     # The region masks of the transposed board, for the column-wise band analysis.
     regions_transposed: tuple[Cells, ...]
     # Every strip of two neighbouring rows, then the same for the transposed board (strips of columns).
     strips: tuple[Strip, ...]
     strips_transposed: tuple[Strip, ...]
+    # The region index of every cell (row-major), what the tables the grader alone reads are built from.
+    regions: tuple[int, ...]
+
+    # Two tables only the grader reads, built on its first look so that a count (the generator makes thousands) does
+    # not pay for them: derived from the fields above and never changed, like them.
+
+    @cached_property
+    def units_of_cell(self) -> tuple[tuple[int, int, int], ...]:
+        """For each cell: the positions in `units` of its row, its column and its region."""
+        first = 2 * self.size
+        return tuple(
+            [
+                (row, column, first + g)
+                for (row, column), g in zip(self.grid.cell_line_positions, self.regions, strict=True)
+            ]
+        )
+
+    @cached_property
+    def zones(self) -> tuple[Cells, ...]:
+        """For every unit of `units`: the cells of every unit crossing it (their stars decide what it may take). A
+        row or column is crossed by every column or row, so its zone is the board; a region by the lines it meets."""
+        lines = self.grid.rows + self.grid.columns
+        zones = [self.all_cells] * len(lines)
+        for region in self.region_masks:
+            zone = region
+            for line in lines:
+                if line & region:
+                    zone |= line
+            zones.append(zone)
+        return tuple(zones)
 
 
 @lru_cache(maxsize=256)
@@ -198,8 +230,7 @@ def board_geometry(size: int, stars: int, regions: tuple[int, ...]) -> BoardGeom
     for cell, region in enumerate(regions):
         region_masks[region] |= 1 << cell
         transposed_regions[region] |= 1 << transposed_cell[cell]
-    rows, columns = shared.rows, shared.columns
-    units = rows + columns + tuple(region_masks)
+    units = shared.rows + shared.columns + tuple(region_masks)
     return BoardGeometry(
         grid=shared,
         size=n,
@@ -211,22 +242,13 @@ def board_geometry(size: int, stars: int, regions: tuple[int, ...]) -> BoardGeom
         region_masks=units[2 * n :],
         units=units,
         cell_units=tuple(
-            (rows[cell // n], columns[cell % n], region_masks[region]) for cell, region in enumerate(regions)
+            [(row, column, region_masks[g]) for (row, column), g in zip(shared.cell_lines, regions, strict=True)]
         ),
-        units_of_cell=tuple((cell // n, n + cell % n, 2 * n + region) for cell, region in enumerate(regions)),
-        zones=tuple(_crossing(units, mask) for mask in units),
         regions_transposed=tuple(transposed_regions),
         strips=_strips(n, region_masks),
         strips_transposed=_strips(n, transposed_regions),
+        regions=regions,
     )
-
-
-def _crossing(units: tuple[Cells, ...], mask: Cells) -> Cells:
-    zone = 0
-    for other in units:
-        if other & mask:
-            zone |= other
-    return zone
 
 
 def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:
