@@ -5,8 +5,11 @@ definitions written from row and column coordinates on random boards."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 
 import pytest
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_counter import region_map
@@ -15,7 +18,7 @@ from starbattle_core.board_tables import board_geometry, grid, touching_all, tou
 from starbattle_core.counter import Solutions, clear_caches, count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import shape
-from starbattle_core.grader import Geometry
+from starbattle_core.grader import SOLVER_VERSION, Geometry, grade, walkthrough_json
 from starbattle_core.grader.canonical import canonical_form
 from starbattle_core.puzzle import Puzzle
 
@@ -115,3 +118,24 @@ def test_a_puzzle_reads_its_masks_from_its_geometry() -> None:
     puzzle = Puzzle(4, 1, (0, 0, 0, 1, 2, 2, 1, 1, 2, 3, 3, 1, 2, 3, 3, 3))
     assert puzzle.col_masks is puzzle.geometry.grid.columns
     assert puzzle.all_cells == (1 << 16) - 1
+
+
+# The solve paths of a fixed sample of real boards (below) as main printed them before the one geometry, with the
+# solver version they were graded under. A change that moves any path must bump the solver version (a refit and
+# `regrade`); a refactor must leave this digest alone.
+RECORDED_PATHS = ("grader-4-d2e70e1dd73c", "75a86491a9233bcbd3ee427f26c78bd72255c0b6d6c4bc052e9783931410881d")
+
+
+def test_solve_paths_and_counts_of_real_boards_are_unchanged() -> None:
+    archive = shared_file("starbattle/archive.jsonl").read_text().splitlines()[::30]
+    queens = shared_file("queens/linkedin.jsonl").read_text().splitlines()[::120]
+    boards = [puzzle_from_json(json.loads(line)) for line in archive + queens if line.strip()]
+    sample = [board for board in boards if board.size <= 9 or board.game == "queens"]
+    assert len(sample) == 22
+    digest = hashlib.sha256()
+    for board in sample:
+        graded = grade(board)
+        counted = count_solutions(board)
+        record = [walkthrough_json(board, graded), repr(graded), list(counted.solutions), counted.nodes, counted.engine]
+        digest.update(json.dumps(record, sort_keys=True).encode())
+    assert (SOLVER_VERSION, digest.hexdigest()) == RECORDED_PATHS
