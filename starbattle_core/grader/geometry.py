@@ -2,8 +2,8 @@
 
 A `Geometry` is the board's one geometry (`board_tables.BoardGeometry`, the masks the counter searches with, the
 same object) with what a grader adds: its units (rows, columns, regions, bands of two neighbouring rows or columns)
-as `Unit`s with the names a player uses. A `State` is the player's pencil
-marks: the cells known to be stars and the cells known to be empty; every other cell is open.
+as `Unit`s with the names a player uses. A `State` is the player's pencil marks: the cells known to be stars and the
+cells known to be empty; every other cell is open.
 """
 
 from __future__ import annotations
