@@ -45,6 +45,7 @@ from flows.policy import (
 from flows.pool import StoppablePool
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
+from flows.stop_request import CHECK_SECONDS, SafePoints, safe_point
 from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
 from starbattle_core.generator import GENERATOR_VERSION
@@ -155,6 +156,7 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
         for work in works:
             if work.final is not None or id(work) in busy:
                 continue
+            safe_point()
             # The clock is the attempt's own stage seconds (other slots' tasks overlap it), looked at between batches.
             batch = next_batch(work.search, pipeline.batch_size, work.seconds >= pipeline.slot_budget(work.slot))
             if batch is not None:
@@ -163,24 +165,35 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
     def settle_and_go_on() -> None:
         # Each board is published as soon as its turn comes, so a run that dies keeps what it finished; a board
         # turned down there starts the slot's next attempt, whose first batch goes out at once.
+        safe_point()
         publish()
         start_batches()
 
-    settle_and_go_on()
-    while running or any(work.final is None for work in works):
-        if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
-            settle_and_go_on()
-            continue
-        future = finished.get()
-        work, stage = running.pop(future)
-        batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
-        if stage + 1 < len(STAGE_TASKS):
-            # The finished future itself as the parameter: the dashboard draws the stage's upstream edge.
-            submit(work, stage + 1, future, batch_label(work, batch))
-            continue
-        take_round(work, batch)
-        settle(work.search, batch)
+    def next_finished() -> PrefectFuture[Batch]:
+        while True:
+            safe_point()
+            try:
+                return finished.get(timeout=CHECK_SECONDS)
+            except queue.Empty:
+                continue
+
+    # A Ctrl-C or SIGTERM is taken only at the safe points above (flows/stop_request.py), never inside Prefect.
+    with SafePoints():
         settle_and_go_on()
+        while running or any(work.final is None for work in works):
+            if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
+                settle_and_go_on()
+                continue
+            future = next_finished()
+            work, stage = running.pop(future)
+            batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
+            if stage + 1 < len(STAGE_TASKS):
+                # The finished future itself as the parameter: the dashboard draws the stage's upstream edge.
+                submit(work, stage + 1, future, batch_label(work, batch))
+                continue
+            take_round(work, batch)
+            settle(work.search, batch)
+            settle_and_go_on()
 
 
 def _publish_ready(

@@ -75,10 +75,14 @@ STOP_MESSAGES = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "stopped
 
 
 def _stop(signum: int, _frame: FrameType | None) -> None:
-    """SIGINT and SIGTERM: raise KeyboardInterrupt wherever the main thread is, so the command unwinds through its
-    `finally` blocks (stopping a Prefect server it started) before `main` prints one line."""
+    """SIGINT and SIGTERM: raise KeyboardInterrupt, so the command unwinds through its `finally` blocks (stopping a
+    Prefect server it started) before `main` prints one line. While a funnel runs, not here (the main thread is then
+    mostly inside Prefect, where pydantic can turn it into a logged traceback) but at the funnel's next safe point
+    (flows/stop_request.py); a second signal raises at once."""
     _stopped_by.append(signum)
-    raise KeyboardInterrupt
+    stop_request = sys.modules.get("flows.stop_request")
+    if stop_request is None or not stop_request.defer_stop():
+        raise KeyboardInterrupt
 
 
 BOOLEAN_WORDS = ("true", "false", "yes", "no", "on", "off", "1", "0")

@@ -1,0 +1,163 @@
+"""A Ctrl-C or SIGTERM while a funnel runs is taken at the funnel's next safe point, never inside the library code
+the main thread happens to be in (flows/stop_request.py); anywhere else, and for a second signal, at once.
+
+In-process, with the CLI's own signal handler installed and a real signal sent to this process; the funnel is the
+flow's `_run_funnel` on a stand-in task runner (no Prefect server), whose submission serialises with pydantic as
+Prefect's `serialize_context` does: the race of tests/test_signals.py made to happen on every run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, field_serializer
+
+from flows import stop_request
+from flows.daily import _run_funnel
+from flows.policy import SlotWork, start_work
+from flows.settings import PipelineConfig, Settings, SlotConfig
+from flows.stop_request import CHECK_SECONDS, SafePoints, defer_stop, safe_point
+from starbattle_cli import app
+
+
+@pytest.fixture
+def cli_handler() -> Iterator[None]:
+    """The CLI's handler on SIGINT, as `starbattle` installs it; this process's own afterwards."""
+    previous = signal.signal(signal.SIGINT, app._stop)
+    app._stopped_by.clear()
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        app._stopped_by.clear()
+
+
+class RunContext(BaseModel):
+    """A stand-in for the run context a process-pool submission serialises; the Ctrl-C arrives in its serializer
+    (Prefect's settings have a model serializer of their own: `serialize_context` runs Python code inside
+    pydantic)."""
+
+    flow_run: str
+    interrupt: bool = False
+
+    @field_serializer("flow_run")
+    def _flow_run(self, flow_run: str) -> str:
+        if self.interrupt:
+            signal.raise_signal(signal.SIGINT)
+        return flow_run
+
+
+class StandInRunner:
+    """Takes submissions as Prefect's process pool does (serialise the context, hand over the task) and leaves them
+    running: no stage ever finishes, so the funnel waits for one until it is stopped."""
+
+    def __init__(self, interrupt_first: bool) -> None:
+        self.interrupt_first = interrupt_first
+        self.submitted: list[str] = []
+
+    def submit(self, _task: Any, parameters: dict[str, Any]) -> Future[Any]:
+        RunContext(flow_run="daily-2026-12-01", interrupt=self.interrupt_first and not self.submitted).model_dump()
+        self.submitted.append(parameters["label"])
+        return Future()
+
+
+def _works(count: int) -> tuple[Settings, list[SlotWork]]:
+    slots = [SlotConfig(name=f"s{i}", game="starbattle", size=6, stars=1, band="easy") for i in range(count)]
+    settings = Settings(pipeline=PipelineConfig(slots=slots))
+    return settings, [
+        start_work(settings.pipeline, dt.date(2026, 12, 1), i, slot, 0, ()) for i, slot in enumerate(slots)
+    ]
+
+
+def _raised_in(error: BaseException) -> str:
+    return traceback.extract_tb(error.__traceback__)[-1].name
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_ctrl_c_inside_a_submission_stops_the_funnel_after_it_not_inside_it() -> None:
+    settings, works = _works(2)
+    runner = StandInRunner(interrupt_first=True)
+    with pytest.raises(KeyboardInterrupt) as stopped:  # not pydantic's PydanticSerializationError around it
+        _run_funnel(settings, runner, works, publish=lambda: None)
+    # The interrupted submission went through whole; the stop came at the safe point before the next one.
+    assert runner.submitted == [runner.submitted[0]] and _raised_in(stopped.value) == "safe_point"
+    assert app._stopped_by == [signal.SIGINT]
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_funnel_waiting_for_its_stages_takes_a_stop_within_its_check_interval() -> None:
+    settings, works = _works(2)
+    runner = StandInRunner(interrupt_first=False)
+    sent: list[float] = []
+
+    def ctrl_c() -> None:
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    threading.Timer(0.3, ctrl_c).start()
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        _run_funnel(settings, runner, works, publish=lambda: None)
+    took = time.monotonic() - sent[0]
+    assert len(runner.submitted) == 2 and _raised_in(stopped.value) == "safe_point"
+    assert app._stopped_by == [signal.SIGINT]
+    # Loose: a loaded machine delays this thread, but a funnel that never looked would hang here for ever.
+    assert took < 1.0 + CHECK_SECONDS
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_outside_a_funnel_a_ctrl_c_raises_at_once() -> None:
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        signal.raise_signal(signal.SIGINT)
+    assert _raised_in(stopped.value) == "_stop" and app._stopped_by == [signal.SIGINT]
+
+
+def _two_signals_in_a_funnel() -> None:
+    with SafePoints():
+        signal.raise_signal(signal.SIGINT)  # only asks
+        signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_inside_a_funnel_the_first_ctrl_c_waits_for_a_safe_point_and_a_second_raises_at_once() -> None:
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        _two_signals_in_a_funnel()
+    assert _raised_in(stopped.value) == "_stop" and app._stopped_by == [signal.SIGINT, signal.SIGINT]
+    assert not defer_stop()  # the block is over: a signal now raises at once again
+
+
+def _a_signal_after_the_last_safe_point(reached: list[str]) -> None:
+    with SafePoints():
+        safe_point()
+        signal.raise_signal(signal.SIGINT)
+        reached.append("end")
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_stop_asked_for_after_the_last_safe_point_is_taken_at_the_block_s_end() -> None:
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        _a_signal_after_the_last_safe_point(reached)
+    assert reached == ["end"] and _raised_in(stopped.value) == "__exit__"
+    with SafePoints():  # taken: the next funnel starts with no stop asked for
+        safe_point()
+
+
+def test_a_block_on_another_thread_leaves_the_main_thread_s_stops_alone() -> None:
+    asked: list[bool] = []
+
+    def funnel() -> None:
+        with SafePoints():
+            asked.append(defer_stop())
+
+    worker = threading.Thread(target=funnel)
+    worker.start()
+    worker.join()
+    assert asked == [False] and not stop_request._request.taking
