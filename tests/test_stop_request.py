@@ -2,23 +2,26 @@
 the main thread happens to be in (flows/stop_request.py); anywhere else, and for a second signal, at once.
 
 In-process, with the CLI's own signal handler installed and a real signal sent to this process; the funnel is the
-flow's `_run_funnel` on a stand-in task runner (no Prefect server), whose submission serialises with pydantic as
-Prefect's `serialize_context` does: the race of tests/test_signals.py made to happen on every run.
+flow's `_run_funnel` on a stand-in task runner (no Prefect server) whose submission runs Prefect's own
+`serialize_context`, as the process pool's does: a trace function sends the Ctrl-C from inside it, which makes the
+race of tests/test_signals.py happen on every run.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import signal
+import sys
 import threading
 import time
 import traceback
 from collections.abc import Iterator
 from concurrent.futures import Future
+from types import FrameType
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, field_serializer
+from prefect.context import serialize_context
 
 from flows import stop_request
 from flows.daily import _run_funnel
@@ -40,31 +43,36 @@ def cli_handler() -> Iterator[None]:
         app._stopped_by.clear()
 
 
-class RunContext(BaseModel):
-    """A stand-in for the run context a process-pool submission serialises; the Ctrl-C arrives in its serializer
-    (Prefect's settings have a model serializer of their own: `serialize_context` runs Python code inside
-    pydantic)."""
+class CtrlCInsideSerializer:
+    """A trace function: one Ctrl-C, as Prefect's settings serializer (Python code that pydantic calls while
+    `serialize_context` runs) starts: where the CI run's signal landed."""
 
-    flow_run: str
-    interrupt: bool = False
+    def __init__(self) -> None:
+        self.sent = False
 
-    @field_serializer("flow_run")
-    def _flow_run(self, flow_run: str) -> str:
-        if self.interrupt:
+    def __call__(self, frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call" and frame.f_code.co_name == "_ser_model" and not self.sent:
+            self.sent = True
             signal.raise_signal(signal.SIGINT)
-        return flow_run
 
 
 class StandInRunner:
-    """Takes submissions as Prefect's process pool does (serialise the context, hand over the task) and leaves them
-    running: no stage ever finishes, so the funnel waits for one until it is stopped."""
+    """Takes submissions as Prefect's process pool does (serialise the run's context with Prefect's own
+    `serialize_context`, hand over the task) and leaves them running: no stage ever finishes, so the funnel waits
+    for one until it is stopped."""
 
     def __init__(self, interrupt_first: bool) -> None:
         self.interrupt_first = interrupt_first
         self.submitted: list[str] = []
 
     def submit(self, _task: Any, parameters: dict[str, Any]) -> Future[Any]:
-        RunContext(flow_run="daily-2026-12-01", interrupt=self.interrupt_first and not self.submitted).model_dump()
+        previous = sys.gettrace()
+        if self.interrupt_first and not self.submitted:
+            sys.settrace(CtrlCInsideSerializer())
+        try:
+            serialize_context()
+        finally:
+            sys.settrace(previous)
         self.submitted.append(parameters["label"])
         return Future()
 
@@ -85,7 +93,7 @@ def _raised_in(error: BaseException) -> str:
 def test_a_ctrl_c_inside_a_submission_stops_the_funnel_after_it_not_inside_it() -> None:
     settings, works = _works(2)
     runner = StandInRunner(interrupt_first=True)
-    with pytest.raises(KeyboardInterrupt) as stopped:  # not pydantic's PydanticSerializationError around it
+    with pytest.raises(KeyboardInterrupt) as stopped:  # on main: pydantic's PydanticSerializationError around it
         _run_funnel(settings, runner, works, publish=lambda: None)
     # The interrupted submission went through whole; the stop came at the safe point before the next one.
     assert runner.submitted == [runner.submitted[0]] and _raised_in(stopped.value) == "safe_point"
