@@ -45,7 +45,7 @@ from flows.policy import (
 from flows.pool import StoppablePool
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
-from flows.stop_request import CHECK_SECONDS, SafePoints, safe_point
+from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
 from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
 from starbattle_core.generator import GENERATOR_VERSION
@@ -131,6 +131,7 @@ def fill_dates(
         store.finish_run(engine, run_id, "completed" if finished and not summary.unfilled else "failed")
 
 
+@stops_at_safe_points
 def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish: Callable[[], None]) -> None:
     """Send every slot's batches through the stage tasks until each slot is done, `publish`ing after each batch.
 
@@ -170,6 +171,8 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
         start_batches()
 
     def next_finished() -> PrefectFuture[Batch]:
+        # A Ctrl-C or SIGTERM is taken only at the safe points (flows/stop_request.py), never inside Prefect; no
+        # longer than CHECK_SECONDS after it came.
         while True:
             safe_point()
             try:
@@ -177,23 +180,21 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
             except queue.Empty:
                 continue
 
-    # A Ctrl-C or SIGTERM is taken only at the safe points above (flows/stop_request.py), never inside Prefect.
-    with SafePoints():
-        settle_and_go_on()
-        while running or any(work.final is None for work in works):
-            if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
-                settle_and_go_on()
-                continue
-            future = next_finished()
-            work, stage = running.pop(future)
-            batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
-            if stage + 1 < len(STAGE_TASKS):
-                # The finished future itself as the parameter: the dashboard draws the stage's upstream edge.
-                submit(work, stage + 1, future, batch_label(work, batch))
-                continue
-            take_round(work, batch)
-            settle(work.search, batch)
+    settle_and_go_on()
+    while running or any(work.final is None for work in works):
+        if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
             settle_and_go_on()
+            continue
+        future = next_finished()
+        work, stage = running.pop(future)
+        batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
+        if stage + 1 < len(STAGE_TASKS):
+            # The finished future itself as the parameter: the dashboard draws the stage's upstream edge.
+            submit(work, stage + 1, future, batch_label(work, batch))
+            continue
+        take_round(work, batch)
+        settle(work.search, batch)
+        settle_and_go_on()
 
 
 def _publish_ready(

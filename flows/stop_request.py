@@ -15,8 +15,11 @@ an Event's own method holding its lock, and would wait on that lock for ever.
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from types import TracebackType
+from typing import ParamSpec, TypeVar
 
 CHECK_SECONDS = 0.2  # the longest a running funnel goes without looking for a stop request
 
@@ -27,6 +30,8 @@ class _Request:
 
 
 _request = _Request()
+Arguments = ParamSpec("Arguments")
+Result = TypeVar("Result")
 
 
 def defer_stop() -> bool:
@@ -64,3 +69,14 @@ class SafePoints:
         asked, _request.asked = _request.asked, False
         if asked and exc_type is None:
             raise KeyboardInterrupt
+
+
+def stops_at_safe_points(funnel: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
+    """`funnel` runs as a `SafePoints` block: a stop asked for while it runs waits for its next `safe_point`."""
+
+    @functools.wraps(funnel)
+    def run(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
+        with SafePoints():
+            return funnel(*args, **kwargs)
+
+    return run
