@@ -137,10 +137,13 @@ def _main() -> NoReturn:
         if not _stopped_by:
             _stopped_by.append(signal.SIGINT)
     except Exception as error:
-        problem = _database_problem(error)
-        if problem is None:
-            raise
-        _fail(problem)
+        # After a stop, an error is the stop's doing (a library that caught the KeyboardInterrupt raised inside it
+        # and gave another exception): the stop's line below, not a traceback.
+        if not _stopped_by:
+            problem = _database_problem(error)
+            if problem is None:
+                raise
+            _fail(problem)
     if _stopped_by:
         _fail(STOP_MESSAGES[signal.Signals(_stopped_by[0])], status=128 + _stopped_by[0])
     # Commands signal their own status (verify's 1 for "not unique") by returning or raising SystemExit.

@@ -21,7 +21,9 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from conftest import run_starbattle
 from prefect.context import serialize_context
+from pydantic import BaseModel, field_serializer
 
 from flows import stop_request
 from flows.daily import _run_funnel
@@ -169,3 +171,29 @@ def test_a_block_on_another_thread_leaves_the_main_thread_s_stops_alone() -> Non
     worker.start()
     worker.join()
     assert asked == [False] and not stop_request._request.taking
+
+
+class FlowRunStart(BaseModel):
+    """A stand-in for the request Prefect serialises as a flow run starts (outside any funnel): the Ctrl-C lands in
+    its parameters' serializer, Python code that pydantic calls."""
+
+    parameters: dict[str, str]
+
+    @field_serializer("parameters")
+    def _parameters(self, parameters: dict[str, str]) -> dict[str, str]:
+        signal.raise_signal(signal.SIGINT)
+        return parameters
+
+
+def test_a_stop_a_library_turned_into_another_error_outside_a_funnel_still_ends_with_its_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import flows.settings
+
+    def load_settings(*_args: object, **_kwargs: object) -> Settings:
+        FlowRunStart(parameters={"date": "2026-12-01"}).model_dump()  # a PydanticSerializationError comes out
+        raise AssertionError("not reached")
+
+    monkeypatch.setattr(flows.settings, "load_settings", load_settings)
+    status, _, err = run_starbattle(capsys, "daily", "--date", "2026-12-01")
+    assert (status, err) == (130, "error: interrupted (Ctrl-C)\n")
