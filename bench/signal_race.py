@@ -8,8 +8,9 @@ raised KeyboardInterrupt inside a pydantic serializer, which wrapped it in a Pyd
 logged as the flow's error with a traceback. Here it is made to happen on purpose: a daily run on the process pool
 (two slots that never finish, behind a temporary Prefect server: `prefect_test_harness`), the CLI's own SIGINT
 handler installed, and a watcher thread that looks at the main thread's stack and sends the Ctrl-C the moment it is
-inside Prefect's settings serializer. Each trial prints what came out; the last line counts them:
-`clean` (KeyboardInterrupt, the run crashed as a stop) against `wrapped` (any other exception or state).
+inside Prefect's settings serializer. Each trial prints what came out and how long after the signal; the last line
+counts them, `clean` (KeyboardInterrupt, the run crashed as a stop) against `wrapped` (any other exception or
+state), with the median and longest seconds from the signal to the run's end.
 
 Run it on the branch, and on main's code for the figure before (PYTHONPATH=<a checkout of main>).
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import signal
+import statistics
 import sys
 import tempfile
 import threading
@@ -63,7 +65,7 @@ def _watch(main: int, after: float, give_up: float, sent: list[float]) -> None:
         if time.monotonic() - start > after and _inside_settings_serializer(sys._current_frames().get(main)):
             break
         time.sleep(0.0002)
-    sent.append(time.monotonic() - start)
+    sent.append(time.monotonic())
     signal.pthread_kill(main, signal.SIGINT)
 
 
@@ -78,6 +80,7 @@ def main() -> None:
     from starbattle_cli import app
 
     outcomes: Counter[str] = Counter()
+    stops: list[float] = []
     with tempfile.TemporaryDirectory() as folder, prefect_test_harness(server_startup_timeout=300):
         from flows.daily import daily
 
@@ -91,6 +94,7 @@ def main() -> None:
                     target=_watch, args=(threading.main_thread().ident, options.seconds, options.seconds + 30, sent)
                 )
                 app._stopped_by.clear()
+                started = time.monotonic()
                 watcher.start()
                 try:
                     state = daily(date=date.isoformat(), config_path=str(config), return_state=True)
@@ -99,12 +103,20 @@ def main() -> None:
                     outcome = "clean"
                 except Exception as error:  # what the race gave: the stop came out as another error
                     outcome = f"{type(error).__name__}: {str(error)[:80]}"
+                ended = time.monotonic()
                 watcher.join()
                 outcomes["clean" if outcome == "clean" else "wrapped"] += 1
-                print(f"trial {trial}: signal at {sent[0]:.2f} s: {outcome}", flush=True)
+                stops.append(ended - sent[0])
+                print(
+                    f"trial {trial}: signal at {sent[0] - started:.2f} s, run ended {stops[-1]:.2f} s later: {outcome}",
+                    flush=True,
+                )
         finally:
             signal.signal(signal.SIGINT, previous)
-    print(f"{options.trials} trials: {outcomes['clean']} clean, {outcomes['wrapped']} wrapped", flush=True)
+    print(
+        f"{options.trials} trials: {outcomes['clean']} clean, {outcomes['wrapped']} wrapped; from the signal to the "
+        f"run's end: median {statistics.median(stops):.2f} s, longest {max(stops):.2f} s"
+    )
 
 
 if __name__ == "__main__":
