@@ -1,6 +1,6 @@
 """How often a Ctrl-C timed into a task submission comes out of a real daily run as something else than a clean stop.
 
-Usage: python bench/signal_race.py [--trials N] [--seconds S]
+Usage: python bench/signal_race.py [--trials N] [--seconds S] [--where]
 
 The race of tests/test_signals.py (seen once on a fresh clone): a signal that lands while the flow's main thread is
 inside Prefect's `serialize_context` (every process-pool submission serialises the run's context with pydantic)
@@ -13,6 +13,10 @@ counts them, `clean` (KeyboardInterrupt, the run crashed as a stop) against `wra
 state), with the median and longest seconds from the signal to the run's end.
 
 Run it on the branch, and on main's code for the figure before (PYTHONPATH=<a checkout of main>).
+
+`--where` instead runs one small daily to its end (two easy slots, on the pool) and counts where its main thread runs
+Python code called from inside a pydantic serializer (where a KeyboardInterrupt gets wrapped): by the project
+function it came from, and whether a funnel was taking stops at safe points then (flows/stop_request.py).
 """
 
 from __future__ import annotations
@@ -32,10 +36,14 @@ from types import FrameType
 import yaml
 
 STUCK = {"game": "starbattle", "size": 6, "stars": 1, "band": "expert", "candidate_budget": 100_000}
+EASY = [
+    {"name": "starbattle-easy", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
+    {"name": "queens-easy", "game": "queens", "size": 6, "stars": 1, "band": "easy"},
+]
+SERIALIZERS = {"model_dump", "model_dump_json", "dump_python", "dump_json"}  # pydantic's, calling into its core
 
 
-def _config(folder: Path) -> Path:
-    slots = [{**STUCK, "name": "stuck-a"}, {**STUCK, "name": "stuck-b"}]
+def _config(folder: Path, slots: list[dict[str, object]]) -> Path:
     pipeline = {
         "slots": slots,
         "database_url": f"sqlite:///{folder / 'race.db'}",
@@ -69,10 +77,42 @@ def _watch(main: int, after: float, give_up: float, sent: list[float]) -> None:
     signal.pthread_kill(main, signal.SIGINT)
 
 
+def _project_caller(frame: FrameType | None) -> str:
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if "site-packages" not in name and "/flows/" in name:
+            return f"{Path(name).name}:{frame.f_code.co_name}"
+        frame = frame.f_back
+    return "Prefect's flow engine"
+
+
+def _where(config: Path) -> None:
+    from flows import stop_request
+    from flows.daily import daily
+
+    calls: Counter[tuple[bool, str]] = Counter()
+
+    def profile(frame: FrameType, event: str, _arg: object) -> None:
+        caller = frame.f_back
+        code = None if caller is None else caller.f_code
+        if event == "call" and code is not None and code.co_name in SERIALIZERS and "pydantic" in code.co_filename:
+            calls[stop_request._request.taking, _project_caller(frame)] += 1
+
+    sys.setprofile(profile)
+    try:
+        daily(date="2026-12-01", config_path=str(config))
+    finally:
+        sys.setprofile(None)
+    for (taking, caller), count in calls.most_common():
+        print(f"{count:6d} {'in a funnel' if taking else 'outside   '} from {caller}")
+    print(f"{sum(calls.values())} calls from inside pydantic serializers on the main thread")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=3.0, help="how long each run goes before the watcher aims")
+    parser.add_argument("--where", action="store_true", help="count the main thread's serializer calls instead")
     options = parser.parse_args()
 
     from prefect.testing.utilities import prefect_test_harness
@@ -84,7 +124,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, prefect_test_harness(server_startup_timeout=300):
         from flows.daily import daily
 
-        config = _config(Path(folder))
+        if options.where:
+            _where(_config(Path(folder), EASY))
+            return
+        config = _config(Path(folder), [{**STUCK, "name": "stuck-a"}, {**STUCK, "name": "stuck-b"}])
         previous = signal.signal(signal.SIGINT, app._stop)
         try:
             for trial in range(options.trials):
