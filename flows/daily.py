@@ -45,6 +45,7 @@ from flows.policy import (
 from flows.pool import StoppablePool
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
+from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
 from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
 from starbattle_core.generator import GENERATOR_VERSION
@@ -130,6 +131,7 @@ def fill_dates(
         store.finish_run(engine, run_id, "completed" if finished and not summary.unfilled else "failed")
 
 
+@stops_at_safe_points
 def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish: Callable[[], None]) -> None:
     """Send every slot's batches through the stage tasks until each slot is done, `publish`ing after each batch.
 
@@ -155,6 +157,7 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
         for work in works:
             if work.final is not None or id(work) in busy:
                 continue
+            safe_point()
             # The clock is the attempt's own stage seconds (other slots' tasks overlap it), looked at between batches.
             batch = next_batch(work.search, pipeline.batch_size, work.seconds >= pipeline.slot_budget(work.slot))
             if batch is not None:
@@ -163,15 +166,26 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
     def settle_and_go_on() -> None:
         # Each board is published as soon as its turn comes, so a run that dies keeps what it finished; a board
         # turned down there starts the slot's next attempt, whose first batch goes out at once.
+        safe_point()
         publish()
         start_batches()
+
+    def next_finished() -> PrefectFuture[Batch]:
+        # A Ctrl-C or SIGTERM is taken only at the safe points (flows/stop_request.py), never inside Prefect; no
+        # longer than CHECK_SECONDS after it came.
+        while True:
+            safe_point()
+            try:
+                return finished.get(timeout=CHECK_SECONDS)
+            except queue.Empty:
+                continue
 
     settle_and_go_on()
     while running or any(work.final is None for work in works):
         if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
             settle_and_go_on()
             continue
-        future = finished.get()
+        future = next_finished()
         work, stage = running.pop(future)
         batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
         if stage + 1 < len(STAGE_TASKS):

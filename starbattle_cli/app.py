@@ -75,10 +75,14 @@ STOP_MESSAGES = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "stopped
 
 
 def _stop(signum: int, _frame: FrameType | None) -> None:
-    """SIGINT and SIGTERM: raise KeyboardInterrupt wherever the main thread is, so the command unwinds through its
-    `finally` blocks (stopping a Prefect server it started) before `main` prints one line."""
+    """SIGINT and SIGTERM: raise KeyboardInterrupt, so the command unwinds through its `finally` blocks (stopping a
+    Prefect server it started) before `main` prints one line. While a funnel runs, not here (the main thread is then
+    mostly inside Prefect, where pydantic can turn it into a logged traceback) but at the funnel's next safe point
+    (flows/stop_request.py); a second signal raises at once."""
     _stopped_by.append(signum)
-    raise KeyboardInterrupt
+    stop_request = sys.modules.get("flows.stop_request")
+    if stop_request is None or not stop_request.defer_stop():
+        raise KeyboardInterrupt
 
 
 BOOLEAN_WORDS = ("true", "false", "yes", "no", "on", "off", "1", "0")
@@ -133,10 +137,13 @@ def _main() -> NoReturn:
         if not _stopped_by:
             _stopped_by.append(signal.SIGINT)
     except Exception as error:
-        problem = _database_problem(error)
-        if problem is None:
-            raise
-        _fail(problem)
+        # After a stop, an error is the stop's doing (a library that caught the KeyboardInterrupt raised inside it
+        # and gave another exception): the stop's line below, not a traceback.
+        if not _stopped_by:
+            problem = _database_problem(error)
+            if problem is None:
+                raise
+            _fail(problem)
     if _stopped_by:
         _fail(STOP_MESSAGES[signal.Signals(_stopped_by[0])], status=128 + _stopped_by[0])
     # Commands signal their own status (verify's 1 for "not unique") by returning or raising SystemExit.

@@ -87,23 +87,13 @@ DAILY = ["daily", "--date", "2026-12-01"]
 BACKFILL = ["backfill", "--start", "2026-12-01", "--end", "2026-12-02"]
 
 
-# A known race, seen once on a fresh clone (2026-12-01): a signal that lands while the flow thread is inside
-# Prefect's `serialize_context` (a task submission) reaches pydantic, which wraps the KeyboardInterrupt in a
-# PydanticSerializationError; Prefect then logs that as a flow error with its traceback. Until submissions stop
-# at a safe point, a run of this test may hit it: an assertion failure here is expected-possible, not silent
-# (pytest reports it as xfail), and any other error still fails.
-RACE = pytest.mark.xfail(
-    raises=AssertionError, strict=False, reason="a signal inside Prefect's serialize_context logs a traceback"
-)
-
-
 @pytest.mark.parametrize(
     ("command", "signum"),
     [
-        pytest.param(DAILY, signal.SIGINT, id="daily-Ctrl-C", marks=RACE),
+        pytest.param(DAILY, signal.SIGINT, id="daily-Ctrl-C"),
         # The same path (the CLI's handler, the pool's __exit__) by another signal or command: the slow job.
-        pytest.param(DAILY, signal.SIGTERM, id="daily-SIGTERM", marks=[pytest.mark.slow, RACE]),
-        pytest.param(BACKFILL, signal.SIGINT, id="backfill-Ctrl-C", marks=[pytest.mark.slow, RACE]),
+        pytest.param(DAILY, signal.SIGTERM, id="daily-SIGTERM", marks=pytest.mark.slow),
+        pytest.param(BACKFILL, signal.SIGINT, id="backfill-Ctrl-C", marks=pytest.mark.slow),
     ],
 )
 def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, command: list[str], signum: int) -> None:

@@ -1,0 +1,83 @@
+"""A stop asked for from outside (Ctrl-C, SIGTERM) while a funnel runs, taken at the funnel's next safe point.
+
+The CLI's signal handler raises KeyboardInterrupt wherever the main thread is, and inside a running funnel that is
+mostly Prefect's code. Each task submission serialises the run's context and settings with pydantic, calling Python
+code from inside its serializer (in a small daily run on the pool, `python bench/signal_race.py --where`: 7,485 of
+the main thread's 7,488 such calls; the other three as the flow run is created and changes state), and a
+KeyboardInterrupt raised there comes out as a PydanticSerializationError, which Prefect logs as the flow's error with
+a traceback. So while a funnel runs on the main thread the handler only asks (`defer_stop`), and the funnel raises
+the KeyboardInterrupt itself at its next `safe_point` (at least every CHECK_SECONDS, and at its end): Prefect then
+marks the run crashed and the pool ends its workers, as for a Ctrl-C anywhere else. Outside a funnel, and for a
+second signal, the handler raises at once (and the CLI reports whatever error a library made of it as the stop).
+
+Plain flags, not threading.Event: the handler runs on the main thread between two of its bytecodes, possibly inside
+an Event's own method holding its lock, and would wait on that lock for ever.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import ParamSpec, TypeVar
+
+CHECK_SECONDS = 0.2  # the longest a running funnel goes without looking for a stop request
+
+
+class _Request:
+    taking = False  # a funnel runs on the main thread and takes stop requests at its safe points
+    asked = False  # a stop was asked for and not yet taken
+
+
+_request = _Request()
+Arguments = ParamSpec("Arguments")
+Result = TypeVar("Result")
+
+
+def defer_stop() -> bool:
+    """For the CLI's signal handler: True when a funnel on the main thread will stop at its next safe point; False
+    when the caller must stop at once (no funnel runs, or a stop is already waiting: a second Ctrl-C)."""
+    if not _request.taking or _request.asked:
+        return False
+    _request.asked = True
+    return True
+
+
+def safe_point() -> None:
+    """Raise KeyboardInterrupt here when a stop was asked for."""
+    if _request.asked:
+        raise KeyboardInterrupt
+
+
+class SafePoints:
+    """While the block runs on the main thread, a stop asked for waits for the block's next `safe_point` or its end.
+    On another thread it changes nothing: signals reach only the main thread."""
+
+    def __init__(self) -> None:
+        self.on_main_thread = threading.current_thread() is threading.main_thread()
+
+    def __enter__(self) -> None:
+        if self.on_main_thread:
+            _request.taking = True
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc_value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if not self.on_main_thread:
+            return
+        _request.taking = False  # first: from here on a signal raises at once, so no request is left untaken
+        asked, _request.asked = _request.asked, False
+        if asked and exc_type is None:
+            raise KeyboardInterrupt
+
+
+def stops_at_safe_points(funnel: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
+    """`funnel` runs as a `SafePoints` block: a stop asked for while it runs waits for its next `safe_point`."""
+
+    @functools.wraps(funnel)
+    def run(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
+        with SafePoints():
+            return funnel(*args, **kwargs)
+
+    return run

@@ -1,0 +1,202 @@
+"""A Ctrl-C or SIGTERM while a funnel runs is taken at the funnel's next safe point, never inside the library code
+the main thread happens to be in (flows/stop_request.py); anywhere else, and for a second signal, at once.
+
+In-process, with the CLI's own signal handler installed and a real signal sent to this process; the funnel is the
+flow's `_run_funnel` on a stand-in task runner (no Prefect server) whose submission runs Prefect's own
+`serialize_context`, as the process pool's does: a trace function sends the Ctrl-C from inside it, which makes the
+race of tests/test_signals.py happen on every run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from concurrent.futures import Future
+from types import FrameType
+from typing import Any
+
+import pytest
+from conftest import run_starbattle
+from prefect.context import serialize_context
+from pydantic import BaseModel, field_serializer
+
+from flows import stop_request
+from flows.daily import _run_funnel
+from flows.policy import SlotWork, start_work
+from flows.settings import PipelineConfig, Settings, SlotConfig
+from flows.stop_request import CHECK_SECONDS, SafePoints, defer_stop, safe_point
+from starbattle_cli import app
+
+
+@pytest.fixture
+def cli_handler() -> Iterator[None]:
+    """The CLI's handler on SIGINT, as `starbattle` installs it; this process's own afterwards."""
+    previous = signal.signal(signal.SIGINT, app._stop)
+    app._stopped_by.clear()
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        app._stopped_by.clear()
+
+
+class CtrlCInsideSerializer:
+    """A trace function: one Ctrl-C, as Prefect's settings serializer (Python code that pydantic calls while
+    `serialize_context` runs) starts: where the CI run's signal landed."""
+
+    def __init__(self) -> None:
+        self.sent = False
+
+    def __call__(self, frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call" and frame.f_code.co_name == "_ser_model" and not self.sent:
+            self.sent = True
+            signal.raise_signal(signal.SIGINT)
+
+
+class StandInRunner:
+    """Takes submissions as Prefect's process pool does (serialise the run's context with Prefect's own
+    `serialize_context`, hand over the task) and leaves them running: no stage ever finishes, so the funnel waits
+    for one until it is stopped."""
+
+    def __init__(self, interrupt_first: bool) -> None:
+        self.interrupt_first = interrupt_first
+        self.submitted: list[str] = []
+
+    def submit(self, _task: Any, parameters: dict[str, Any]) -> Future[Any]:
+        previous = sys.gettrace()
+        if self.interrupt_first and not self.submitted:
+            sys.settrace(CtrlCInsideSerializer())
+        try:
+            serialize_context()
+        finally:
+            sys.settrace(previous)
+        self.submitted.append(parameters["label"])
+        return Future()
+
+
+def _works(count: int) -> tuple[Settings, list[SlotWork]]:
+    slots = [SlotConfig(name=f"s{i}", game="starbattle", size=6, stars=1, band="easy") for i in range(count)]
+    settings = Settings(pipeline=PipelineConfig(slots=slots))
+    return settings, [
+        start_work(settings.pipeline, dt.date(2026, 12, 1), i, slot, 0, ()) for i, slot in enumerate(slots)
+    ]
+
+
+def _raised_in(error: BaseException) -> str:
+    return traceback.extract_tb(error.__traceback__)[-1].name
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_ctrl_c_inside_a_submission_stops_the_funnel_after_it_not_inside_it() -> None:
+    settings, works = _works(2)
+    runner = StandInRunner(interrupt_first=True)
+    with pytest.raises(KeyboardInterrupt) as stopped:  # on main: pydantic's PydanticSerializationError around it
+        _run_funnel(settings, runner, works, publish=lambda: None)
+    # The interrupted submission went through whole; the stop came at the safe point before the next one.
+    assert len(runner.submitted) == 1 and _raised_in(stopped.value) == "safe_point"
+    assert app._stopped_by == [signal.SIGINT]
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_funnel_waiting_for_its_stages_takes_a_stop_within_its_check_interval() -> None:
+    settings, works = _works(2)
+    runner = StandInRunner(interrupt_first=False)
+    sent: list[float] = []
+
+    def ctrl_c() -> None:
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    threading.Timer(0.3, ctrl_c).start()
+    # A funnel that never looked would wait for ever: a second Ctrl-C ends it (raised at once, so the test fails).
+    second = threading.Timer(10.0, ctrl_c)
+    second.start()
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        _run_funnel(settings, runner, works, publish=lambda: None)
+    took = time.monotonic() - sent[0]
+    second.cancel()
+    assert len(runner.submitted) == 2 and _raised_in(stopped.value) == "safe_point"
+    assert app._stopped_by == [signal.SIGINT]
+    assert took < 1.0 + CHECK_SECONDS  # loose: a loaded machine delays this thread
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_outside_a_funnel_a_ctrl_c_raises_at_once() -> None:
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        signal.raise_signal(signal.SIGINT)
+    assert _raised_in(stopped.value) == "_stop" and app._stopped_by == [signal.SIGINT]
+
+
+def _two_signals_in_a_funnel() -> None:
+    with SafePoints():
+        signal.raise_signal(signal.SIGINT)  # only asks
+        signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_inside_a_funnel_the_first_ctrl_c_waits_for_a_safe_point_and_a_second_raises_at_once() -> None:
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        _two_signals_in_a_funnel()
+    assert _raised_in(stopped.value) == "_stop" and app._stopped_by == [signal.SIGINT, signal.SIGINT]
+    assert not defer_stop()  # the block is over: a signal now raises at once again
+
+
+def _a_signal_after_the_last_safe_point(reached: list[str]) -> None:
+    with SafePoints():
+        safe_point()
+        signal.raise_signal(signal.SIGINT)
+        reached.append("end")
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_stop_asked_for_after_the_last_safe_point_is_taken_at_the_block_s_end() -> None:
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        _a_signal_after_the_last_safe_point(reached)
+    assert reached == ["end"] and _raised_in(stopped.value) == "__exit__"
+    with SafePoints():  # taken: the next funnel starts with no stop asked for
+        safe_point()
+
+
+def test_a_block_on_another_thread_leaves_the_main_thread_s_stops_alone() -> None:
+    asked: list[bool] = []
+
+    def funnel() -> None:
+        with SafePoints():
+            asked.append(defer_stop())
+
+    worker = threading.Thread(target=funnel)
+    worker.start()
+    worker.join()
+    assert asked == [False] and not stop_request._request.taking and not stop_request._request.asked
+
+
+class FlowRunStart(BaseModel):
+    """A stand-in for the request Prefect serialises as a flow run starts (outside any funnel): the Ctrl-C lands in
+    its parameters' serializer, Python code that pydantic calls."""
+
+    parameters: dict[str, str]
+
+    @field_serializer("parameters")
+    def _parameters(self, parameters: dict[str, str]) -> dict[str, str]:
+        signal.raise_signal(signal.SIGINT)
+        return parameters
+
+
+def test_a_stop_a_library_turned_into_another_error_outside_a_funnel_still_ends_with_its_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import flows.settings
+
+    def load_settings(*_args: object, **_kwargs: object) -> Settings:
+        FlowRunStart(parameters={"date": "2026-12-01"}).model_dump()  # a PydanticSerializationError comes out
+        raise AssertionError("not reached")
+
+    monkeypatch.setattr(flows.settings, "load_settings", load_settings)
+    status, _, err = run_starbattle(capsys, "daily", "--date", "2026-12-01")
+    assert (status, err) == (130, "error: interrupted (Ctrl-C)\n")
