@@ -9,6 +9,7 @@ ports are free ones picked at start.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -59,8 +60,15 @@ def starbattle(config: Path, api_url: str | None, *argv: str) -> subprocess.Pope
     env.pop("PREFECT_API_URL", None)
     if api_url is not None:
         env["PREFECT_API_URL"] = api_url
+    # A session of its own, so `finished` can stop the command with its pool's workers (one process group).
     return subprocess.Popen(
-        [STARBATTLE, *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=config.parent
+        [STARBATTLE, *argv],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=config.parent,
+        start_new_session=True,
     )
 
 
@@ -69,7 +77,10 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     try:
         out, err = process.communicate(timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
-        process.kill()
+        # The whole group: the pool's workers hold the command's pipes open, so killing the command alone left
+        # communicate() below waiting on them for ever (seen: two backfills of test_concurrent.py that never
+        # finished hung the suite instead of failing it).
+        os.killpg(process.pid, signal.SIGKILL)
         out, err = process.communicate()
         raise AssertionError(f"{process.args!r} ran over {RUN_TIMEOUT} s:\n{out[-2000:]}\n{err[-2000:]}") from None
     return process.returncode, out, err
