@@ -13,7 +13,7 @@ import re
 import shlex
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -57,8 +57,9 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Callable[[Path], Path]) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("served")
+    migrated_prefect_home(folder / "prefect")
     port = free_port()
     config = served_config(folder, port, workers=2, name="pool")
     served_config(folder, port, workers=1, name="inline")
@@ -121,10 +122,11 @@ def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) ->
 
 
 @pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Callable[[Path], Path]) -> Iterator[Served]:
     """The other way to run the pipeline, as the README says: a Prefect server, the work pool, `prefect deploy
     --all` from the project folder, and a process worker with the test's config."""
     folder = tmp_path_factory.mktemp("worker")
+    migrated_prefect_home(folder / "prefect")
     port = free_port()
     config = served_config(folder, port, workers=2, name="pool")
     env = shell_env(folder)

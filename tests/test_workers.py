@@ -16,6 +16,7 @@ import datetime as dt
 import re
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -88,12 +89,12 @@ def _runs_taken(log: str) -> set[str]:
     return submitted - set(re.findall(r"Aborted submission of flow run '([0-9a-f-]+)'", log))
 
 
-def test_two_workers_share_the_pool_s_runs(tmp_path: Path) -> None:
+def test_two_workers_share_the_pool_s_runs(tmp_path: Path, migrated_prefect_home: Callable[[Path], Path]) -> None:
     port = free_port()
     api = f"http://127.0.0.1:{port}/api"
     config = served_config(tmp_path, port, workers=1, name="pool")
     env = shell_env(tmp_path)
-    env["PREFECT_HOME"] = str(tmp_path / "prefect")
+    env["PREFECT_HOME"] = str(migrated_prefect_home(tmp_path / "prefect"))
     env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
     logs = {name: tmp_path / f"{name}.log" for name in ("server", *WORKERS)}
     processes: list[subprocess.Popen[bytes]] = []
