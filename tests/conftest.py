@@ -1,12 +1,20 @@
-"""Shared test fixtures: where the shared real-puzzle data lives, a loader for it, and a PostgreSQL server."""
+"""Shared test fixtures: where the shared real-puzzle data lives, a loader for it, a PostgreSQL server and a Prefect
+server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from postgres_server import postgres_server
+from postgres_server import fresh_database, postgres_server
+from sqlalchemy.engine import Engine
+
+from starbattle_core.puzzle import Puzzle
 
 REPO = Path(__file__).resolve().parents[1]
 # CI clones the project into a fresh folder with a copy of shared/ beside it, as on a developer's machine.
@@ -51,3 +59,71 @@ def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL server for the whole session (started on first use); see postgres_server.py."""
     with postgres_server() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def prefect_api() -> Iterator[str]:
+    """One Prefect server for the session, for the tests that need "a server" to report to (started on first use);
+    yields its API URL. Prefect's test harness: a server on a free port with a throwaway database, and this
+    process's flows report to it; `starbattle` processes given the URL (pipeline_processes.starbattle) do too.
+
+    A server start with its migrations takes 20-60 s on 2 cores, and it was paid once per module (test_flows,
+    test_site, test_dask, test_concurrent). Tests of how the CLI starts, reuses and stops its own server
+    (test_servers, test_signals, test_served, test_workers) still start theirs.
+    """
+    from prefect.settings import get_current_settings
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=180):
+        yield str(get_current_settings().api.url)
+
+
+@pytest.fixture(scope="module")
+def real_puzzles() -> list[Puzzle]:
+    """Real 10x10 2-star boards with their published solutions, standing in for generated ones (stored_boards.py)."""
+    from stored_boards import archive_boards
+
+    return archive_boards(4)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """A store test's database on both back ends: SQLite in memory and a real PostgreSQL server (a fresh database
+    per test)."""
+    from flows.db import open_database
+
+    if request.param == "sqlite":
+        yield open_database("sqlite://")
+        return
+    engine = open_database(fresh_database(request.getfixturevalue("postgres_url")))
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_prefect_home(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """`seed(home)`: make `home` a Prefect home whose database is already at this Prefect's schema; returns `home`.
+
+    A server start on a new home first migrates an empty database: about 7 s of CPU of its 12 (5 s on a home
+    already migrated; `prefect server database upgrade -y` timed on a loaded machine). The migration runs once a
+    session and each home gets a copy of its database. For tests whose subject is not a home's first start
+    (stopping servers, serving, workers); a first `starbattle daily` on a new home still migrates its own.
+    """
+    template = tmp_path_factory.mktemp("prefect-template")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PREFECT_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "prefect", "server", "database", "upgrade", "-y"],
+        env={**env, "PREFECT_HOME": str(template)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0 and (template / "prefect.db").is_file(), done.stdout[-2000:] + done.stderr[-2000:]
+
+    def seed(home: Path) -> Path:
+        home.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(template / "prefect.db", home / "prefect.db")
+        return home
+
+    return seed

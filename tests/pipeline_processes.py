@@ -1,26 +1,22 @@
 """The pipeline run the way an operator runs it on several machines: one Prefect server (what `starbattle ui` keeps
-up), `starbattle` commands as separate processes reporting to it, each with its own config file.
+up; in the tests, conftest's session-wide `prefect_api`), `starbattle` commands as separate processes reporting to
+it, each with its own config file.
 
-Used by test_dask.py and test_concurrent.py. Every server and process started here is stopped by the code that
-started it; ports are free ones picked at start.
+Used by test_dask.py and test_concurrent.py. Every process started here is stopped by the code that started it;
+ports are free ones picked at start.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import yaml
-
-from flows.server import healthy, server_command
 
 # Small slots of three different shapes: a few seconds a date on a loaded machine, and no two slots of one day can
 # be near-duplicates of each other, so every slot's board depends on its own seed only.
@@ -29,7 +25,6 @@ SMALL_SLOTS = [
     {"name": "queens-7", "game": "queens", "size": 7, "stars": 1, "band": "easy"},
     {"name": "queens-8", "game": "queens", "size": 8, "stars": 1, "band": "easy"},
 ]
-SERVER_TIMEOUT = 240.0  # seconds; a Prefect server start on a busy 2-core machine has taken over a minute
 RUN_TIMEOUT = 600.0
 STARBATTLE = str(Path(sys.executable).with_name("starbattle"))
 
@@ -38,32 +33,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-@contextmanager
-def prefect_server() -> Iterator[str]:
-    """A Prefect server on a free loopback port with its own home; yields its API URL."""
-    with tempfile.TemporaryDirectory(prefix="starbattle-prefect-") as home:
-        port = free_port()
-        url = f"http://127.0.0.1:{port}/api"
-        env = {**os.environ, "PREFECT_HOME": home, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
-        env.pop("PREFECT_API_URL", None)
-        with open(Path(home) / "server.log", "wb") as log:
-            server = subprocess.Popen(server_command(port), env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + SERVER_TIMEOUT
-            while not healthy(url):
-                assert server.poll() is None, (Path(home) / "server.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, f"the Prefect server did not answer within {SERVER_TIMEOUT} s"
-                time.sleep(0.5)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
 
 
 def write_config(folder: Path, database_url: str, **pipeline: Any) -> Path:
@@ -91,8 +60,15 @@ def starbattle(config: Path, api_url: str | None, *argv: str) -> subprocess.Pope
     env.pop("PREFECT_API_URL", None)
     if api_url is not None:
         env["PREFECT_API_URL"] = api_url
+    # A session of its own, so `finished` can stop the command with its pool's workers (one process group).
     return subprocess.Popen(
-        [STARBATTLE, *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=config.parent
+        [STARBATTLE, *argv],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=config.parent,
+        start_new_session=True,
     )
 
 
@@ -101,7 +77,10 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     try:
         out, err = process.communicate(timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
-        process.kill()
+        # The whole group: the pool's workers hold the command's pipes open, so killing the command alone left
+        # communicate() below waiting on them for ever (seen: two backfills of test_concurrent.py that never
+        # finished hung the suite instead of failing it).
+        os.killpg(process.pid, signal.SIGKILL)
         out, err = process.communicate()
         raise AssertionError(f"{process.args!r} ran over {RUN_TIMEOUT} s:\n{out[-2000:]}\n{err[-2000:]}") from None
     return process.returncode, out, err

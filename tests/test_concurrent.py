@@ -11,23 +11,15 @@ import datetime as dt
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from pipeline_processes import SMALL_SLOTS, finished, prefect_server, starbattle, write_config
+from pipeline_processes import SMALL_SLOTS, finished, starbattle, write_config
 from postgres_server import fresh_database
 from sqlmodel import Session, select
 
 from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, open_database
 from flows.store import store_layouts
 from starbattle_core.layouts import layout_bank
-
-
-@pytest.fixture(scope="module")
-def prefect_api() -> Iterator[str]:
-    with prefect_server() as url:
-        yield url
 
 
 def test_processes_opening_a_fresh_database_at_once_all_succeed(postgres_url: str) -> None:

@@ -15,18 +15,12 @@ from pathlib import Path
 
 import pytest
 from conftest import run_starbattle
-from pipeline_processes import SMALL_SLOTS, finished, prefect_server, starbattle, write_config
+from pipeline_processes import SMALL_SLOTS, finished, starbattle, write_config
 from postgres_server import fresh_database
 
 from flows.tasks import STAGE_TASKS
 
 DATES = ("2026-10-01", "2026-10-02")
-
-
-@pytest.fixture(scope="module")
-def prefect_api() -> Iterator[str]:
-    with prefect_server() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

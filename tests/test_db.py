@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import os
 import sqlite3
 import subprocess
@@ -14,17 +13,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import shared_file
 from postgres_server import fresh_database
 from sqlmodel import Session, func, select
+from stored_boards import accepted
 
 from flows.db import Attempt, Layout, PuzzleRecord, Rejection, ScheduleEntry, SolvePath, open_database
 from flows.store import (
-    AcceptedBoard,
     Effort,
     complete_dates,
     day_boards,
-    layout_rows_bytes,
     next_attempt,
     puzzles_without_path,
     save_board,
@@ -36,39 +33,9 @@ from flows.store import (
     stored_layouts,
     stored_puzzle,
 )
-from starbattle_core.formats import puzzle_to_json, read_jsonl
 from starbattle_core.puzzle import InputError, is_solution
 
 DAY = dt.date(2026, 11, 29)
-
-
-@pytest.fixture(scope="module")
-def real_puzzles() -> list:
-    """Real 10x10 2-star boards with their published solutions, standing in for generated ones."""
-    chosen = itertools.islice(
-        (p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10 and p.stars == 2), 4
-    )
-    return list(chosen)
-
-
-def accepted(puzzle, seed: int = 1, steps: object = None) -> AcceptedBoard:
-    shared = puzzle_to_json(puzzle, puzzle.solution)
-    return AcceptedBoard(
-        game=shared["game"],
-        size=shared["size"],
-        stars=shared["stars"],
-        regions=shared["regions"],
-        solution=shared["solution"],
-        difficulty=500,
-        band="medium",
-        fun=80.5,
-        looks=70.0,
-        seed=seed,
-        generator_version="g1",
-        solver_version="s1",
-        steps=steps if steps is not None else {"steps": [{"technique": "t", "cost": 1}]},
-        layout_rows=layout_rows_bytes(shared["solution"], shared["size"]),
-    )
 
 
 EFFORT = Effort(
@@ -85,18 +52,6 @@ EFFORT = Effort(
 def count(engine, table) -> int:
     with Session(engine) as session:
         return session.exec(select(func.count()).select_from(table)).one()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request):
-    """Every store test runs on both back ends: SQLite in memory and a real PostgreSQL server (a fresh database
-    per test)."""
-    if request.param == "sqlite":
-        yield open_database("sqlite://")
-        return
-    engine = open_database(fresh_database(request.getfixturevalue("postgres_url")))
-    yield engine
-    engine.dispose()
 
 
 def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from flows.settings import load_settings
 from flows.tasks import database
 from starbattle_core.counter import count_solutions
 
-pytestmark = pytest.mark.flow
+pytestmark = [pytest.mark.flow, pytest.mark.usefixtures("prefect_api")]
 
 # Small easy boards: the generator fills each in about a second (medium ones take several).
 SMALL_SLOTS = [
@@ -32,14 +31,6 @@ SMALL_SLOTS = [
     {"name": "queens-easy-7", "game": "queens", "size": 7, "stars": 1, "band": "easy"},
 ]
 DAY = "2026-11-29"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def harness() -> Iterator[None]:
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness(server_startup_timeout=180):
-        yield
 
 
 def write_config(

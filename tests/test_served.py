@@ -9,66 +9,31 @@ server start, a subprocess per flow run), so one serve process carries every run
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import shlex
-import socket
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
+from pipeline_processes import free_port
+from served_pipeline import (
+    BIN,
+    REPO,
+    RUN_TIMEOUT,
+    START_TIMEOUT,
+    api_line,
+    check_day,
+    readme_line,
+    served_config,
+    shell_env,
+)
 
-from flows.db import open_database
-from flows.store import day_boards
-from starbattle_core.counter import count_solutions
+from flows.server import healthy
 
 pytestmark = pytest.mark.flow
-
-REPO = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
-# Small slots keep a run to seconds: two Star Battle sizes and a Queens board, so both growers run.
-SERVED_SLOTS = [
-    {"name": "starbattle-6", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
-    {"name": "starbattle-7", "game": "starbattle", "size": 7, "stars": 1, "band": "easy"},
-    {"name": "queens-8", "game": "queens", "size": 8, "stars": 1, "band": "easy"},
-]
-START_TIMEOUT = 300.0  # a Prefect server start plus deployment registration on a loaded 2-core machine
-RUN_TIMEOUT = 600.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _config(folder: Path, port: int, workers: int, name: str) -> Path:
-    pipeline: dict[str, Any] = {
-        "slots": SERVED_SLOTS,
-        "database_url": f"sqlite:///{folder / f'{name}.db'}",
-        "prefect_home": str(folder / "prefect"),
-        "budget_seconds": 60,
-        "workers": workers,
-        "ui_port": port,
-    }
-    path = folder / f"{name}.yaml"
-    path.write_text(yaml.safe_dump({"pipeline": pipeline}))
-    return path
-
-
-def _shell_env(folder: Path) -> dict[str, str]:
-    """A new shell's environment: no Prefect settings inherited from the test process, a home of its own."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("PREFECT_")}
-    env.pop("STARBATTLE_CONFIG", None)
-    env["HOME"] = str(folder / "home")
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    (folder / "home").mkdir(exist_ok=True)
-    return env
 
 
 class Served:
@@ -80,7 +45,7 @@ class Served:
         return subprocess.run(
             ["bash", "-c", command.replace("4200", str(self.port))],
             check=False,
-            env=_shell_env(self.folder),
+            env=shell_env(self.folder),
             cwd=self.folder,
             capture_output=True,
             text=True,
@@ -92,12 +57,13 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Callable[[Path], Path]) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("served")
-    port = _free_port()
-    config = _config(folder, port, workers=2, name="pool")
-    _config(folder, port, workers=1, name="inline")
-    env = _shell_env(folder)
+    migrated_prefect_home(folder / "prefect")
+    port = free_port()
+    config = served_config(folder, port, workers=2, name="pool")
+    served_config(folder, port, workers=1, name="inline")
+    env = shell_env(folder)
     env["STARBATTLE_CONFIG"] = str(config)
     log = folder / "serve.log"
     with open(log, "wb") as out:
@@ -110,7 +76,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         while True:
             assert process.poll() is None, f"serve stopped (exit {process.returncode}):\n{server.why()}"
             if "serving nightly" in log.read_text(errors="replace"):
-                ready = server.shell(f"{_api_line()}\nprefect deployment inspect 'backfill/backfill'", timeout=120)
+                ready = server.shell(f"{api_line()}\nprefect deployment inspect 'backfill/backfill'", timeout=120)
                 if ready.returncode == 0:
                     break
             assert time.monotonic() < deadline, f"serve did not register its deployments:\n{server.why()}"
@@ -125,66 +91,45 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             process.wait()
 
 
-def _readme_line(pattern: str) -> str:
-    """The one README line matching `pattern` (the commands a user copies), stripped of indentation."""
-    lines = [line.strip() for line in (REPO / "README.md").read_text().splitlines() if re.search(pattern, line)]
-    assert lines, f"the README has no line matching {pattern!r}"
-    return lines[0].strip("`")
-
-
-def _api_line() -> str:
-    return _readme_line(r"^\s*export PREFECT_API_URL=")
-
-
-def _check_day(database_url: str, day: dt.date) -> None:
-    boards = day_boards(open_database(database_url), day)
-    assert sorted(board.slot for board in boards) == sorted(slot["name"] for slot in SERVED_SLOTS)
-    for board in boards:
-        slot = next(s for s in SERVED_SLOTS if s["name"] == board.slot)
-        assert (board.game, board.size, board.band) == (slot["game"], slot["size"], slot["band"])
-        puzzle = board.puzzle()
-        check = count_solutions(puzzle, limit=2)
-        assert check.exact and check.count == 1 and check.solutions[0] == puzzle.solution
-
-
 def test_a_served_nightly_run_fills_its_date_on_the_process_pool(served: Served) -> None:
-    run = served.shell(f"{_api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
+    run = served.shell(f"{api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
-    _check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 29))
+    check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 29))
 
 
 def test_a_served_nightly_run_fills_its_date_in_process(served: Served) -> None:
     config = shlex.quote(str(served.folder / "inline.yaml"))
     run = served.shell(
-        f"{_api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
+        f"{api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
     )
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
-    _check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
+    check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
 
 
 def test_serve_creates_the_nightly_overdue_automation(served: Served) -> None:
-    listed = served.shell(f"{_api_line()}\nprefect automation ls", timeout=120)
+    listed = served.shell(f"{api_line()}\nprefect automation ls", timeout=120)
     assert listed.returncode == 0 and "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
 
 
 def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) -> None:
     """The README's line, as written (dates narrowed to two days), from a shell that knows only the README."""
-    command = _readme_line(r"prefect deployment run 'backfill/backfill'")
+    command = readme_line(r"prefect deployment run 'backfill/backfill'")
     command = re.sub(r"start=\S+", "start=2026-11-01", re.sub(r"end=\S+", "end=2026-11-02", command))
-    run = served.shell(f"{_api_line()}\n{command}")
+    run = served.shell(f"{api_line()}\n{command}")
     assert run.returncode == 0, f"{command}\n{run.stdout}\n{run.stderr}\n{served.why()}"
     for day in (dt.date(2026, 11, 1), dt.date(2026, 11, 2)):
-        _check_day(f"sqlite:///{served.folder / 'pool.db'}", day)
+        check_day(f"sqlite:///{served.folder / 'pool.db'}", day)
 
 
 @pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Callable[[Path], Path]) -> Iterator[Served]:
     """The other way to run the pipeline, as the README says: a Prefect server, the work pool, `prefect deploy
     --all` from the project folder, and a process worker with the test's config."""
     folder = tmp_path_factory.mktemp("worker")
-    port = _free_port()
-    config = _config(folder, port, workers=2, name="pool")
-    env = _shell_env(folder)
+    migrated_prefect_home(folder / "prefect")
+    port = free_port()
+    config = served_config(folder, port, workers=2, name="pool")
+    env = shell_env(folder)
     env["PREFECT_HOME"] = str(folder / "prefect")
     env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
     log = folder / "worker.log"
@@ -195,14 +140,14 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     served = Served(folder, port, processes[0], log)
     try:
         deadline = time.monotonic() + START_TIMEOUT
-        while not _healthy(port):
+        while not healthy(f"http://127.0.0.1:{port}/api"):
             assert processes[0].poll() is None, f"the server stopped:\n{served.why()}"
             assert time.monotonic() < deadline, f"the server did not start:\n{served.why()}"
             time.sleep(2)
         for pattern in (r"^\s*prefect work-pool create starbattle", r"^\s*prefect deploy --all"):
-            line = _readme_line(pattern)
+            line = readme_line(pattern)
             done = subprocess.run(
-                ["bash", "-c", f"{_api_line()}\n{line}".replace("4200", str(port))],
+                ["bash", "-c", f"{api_line()}\n{line}".replace("4200", str(port))],
                 env=env,
                 cwd=REPO,  # prefect deploy reads prefect.yaml from the project folder
                 capture_output=True,
@@ -212,11 +157,11 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             )
             assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
         worker_env = {**env, "STARBATTLE_CONFIG": str(config)}
-        line = _readme_line(r"^\s*prefect worker start --pool starbattle")
+        line = readme_line(r"^\s*prefect worker start --pool starbattle")
         with open(log, "ab") as out:
             processes.append(
                 subprocess.Popen(
-                    ["bash", "-c", f"{_api_line()}\nexec {line}".replace("4200", str(port))],
+                    ["bash", "-c", f"{api_line()}\nexec {line}".replace("4200", str(port))],
                     env=worker_env,
                     cwd=folder,
                     stdout=out,
@@ -234,21 +179,11 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                 process.wait()
 
 
-def _healthy(port: int) -> bool:
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as answer:
-            return answer.status == 200
-    except OSError:
-        return False
-
-
 def test_a_deployed_nightly_run_on_the_work_pool_fills_its_date(worker: Served) -> None:
-    run = worker.shell(f"{_api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-27 --watch")
+    run = worker.shell(f"{api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-27 --watch")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{worker.why()}"
-    _check_day(f"sqlite:///{worker.folder / 'pool.db'}", dt.date(2026, 11, 27))
-    listed = worker.shell(f"{_api_line()}\nprefect automation ls", timeout=120)
+    check_day(f"sqlite:///{worker.folder / 'pool.db'}", dt.date(2026, 11, 27))
+    listed = worker.shell(f"{api_line()}\nprefect automation ls", timeout=120)
     assert "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
 
 
@@ -261,11 +196,11 @@ def test_a_first_cli_daily_says_where_its_boards_are_and_keeps_its_info_logs(tmp
         {"name": "starbattle-easy-six-by-six", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"},
         {"name": "queens-easy-seven-by-seven", "game": "queens", "size": 7, "stars": 1, "band": "easy"},
     ]
-    config = _config(tmp_path, _free_port(), workers=1, name="cli")
+    config = served_config(tmp_path, free_port(), workers=1, name="cli")
     raw = yaml.safe_load(config.read_text())
     raw["pipeline"]["slots"] = slots
     config.write_text(yaml.safe_dump(raw))
-    env = {**_shell_env(tmp_path), "STARBATTLE_CONFIG": str(config), "COLUMNS": "80"}
+    env = {**shell_env(tmp_path), "STARBATTLE_CONFIG": str(config), "COLUMNS": "80"}
     done = subprocess.run(
         [str(BIN / "starbattle"), "daily", "--date", "2026-11-26"],
         env=env,

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -51,10 +52,10 @@ def alive(pid: int) -> bool:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[dict[str, str], int, Path]:
+def project(tmp_path: Path, migrated_prefect_home: Callable[[Path], Path]) -> tuple[dict[str, str], int, Path]:
     """A config on a free port with a Prefect home and database under tmp_path: (environment, port, home)."""
     port = free_port()
-    home = tmp_path / "prefect"
+    home = migrated_prefect_home(tmp_path / "prefect")
     config = tmp_path / "starbattle.yaml"
     config.write_text(
         f'pipeline:\n  database_url: "sqlite:///{tmp_path / "s.db"}"\n  prefect_home: {home}\n  ui_port: {port}\n',

@@ -148,11 +148,11 @@ def test_the_page_shows_a_hypothetical_chain_link_by_link(project: Path, tmp_pat
 
 
 @pytest.mark.flow
+@pytest.mark.usefixtures("prefect_api")
 def test_the_daily_flow_publishes_its_date_as_its_last_task(tmp_path: Path) -> None:
     """A daily run with `pipeline.site_dir` set leaves the date's page and the archive in that folder, with the
     boards the run stored."""
     import yaml
-    from prefect.testing.utilities import prefect_test_harness
 
     from flows.daily import daily
 
@@ -170,8 +170,7 @@ def test_the_daily_flow_publishes_its_date_as_its_last_task(tmp_path: Path) -> N
     }
     config = tmp_path / "starbattle.yaml"
     config.write_text(yaml.safe_dump({"pipeline": pipeline}))
-    with prefect_test_harness(server_startup_timeout=180):
-        state = daily(date=DAY.isoformat(), config_path=str(config), return_state=True)
+    state = daily(date=DAY.isoformat(), config_path=str(config), return_state=True)
     assert state.is_completed()
     stored = day_boards(open_database(pipeline["database_url"]), DAY)
     record = json.loads((tmp_path / "site" / DAY.isoformat() / "boards.json").read_text())

@@ -4,7 +4,6 @@ indexed UNIQUE key checked inside the publishing transaction, on SQLite and Post
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import json
 import sqlite3
 import threading
@@ -12,46 +11,19 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import shared_file
 from postgres_server import fresh_database
 from sqlalchemy import inspect, text
 from sqlmodel import Session, select
+from stored_boards import accepted
 
 from flows.db import Attempt, PuzzleRecord, ScheduleEntry, open_database
-from flows.store import AcceptedBoard, Effort, layout_rows_bytes, next_attempt, save_board
+from flows.store import AcceptedBoard, Effort, next_attempt, save_board
 from flows.variety import board_keys, published_before
-from starbattle_core.formats import puzzle_to_json, read_jsonl
 
 DAY = dt.date(2026, 11, 29)
 EFFORT = Effort(
     attempt=0, seed=1, candidates=3, repair_rounds=0, rejections={"stuck": 2}, stage_seconds={}, seconds=1.0
 )
-
-
-@pytest.fixture(scope="module")
-def real_puzzles() -> list:
-    boards = (p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10 and p.stars == 2)
-    return list(itertools.islice(boards, 3))
-
-
-def accepted(puzzle, seed: int = 1) -> AcceptedBoard:
-    shared = puzzle_to_json(puzzle, puzzle.solution)
-    return AcceptedBoard(
-        game=shared["game"],
-        size=shared["size"],
-        stars=shared["stars"],
-        regions=shared["regions"],
-        solution=shared["solution"],
-        difficulty=500,
-        band="medium",
-        fun=60.0,
-        looks=70.0,
-        seed=seed,
-        generator_version="g1",
-        solver_version="s1",
-        steps={"steps": []},
-        layout_rows=layout_rows_bytes(shared["solution"], shared["size"]),
-    )
 
 
 def turned_and_relabelled(board: AcceptedBoard) -> AcceptedBoard:
@@ -69,16 +41,6 @@ def mirrored_layout_only(board: AcceptedBoard, other: AcceptedBoard) -> Accepted
     """`other`'s regions with `board`'s star layout mirrored (a new map, a repeated layout)."""
     n = board.size
     return replace(other, solution=sorted([r, n - 1 - c] for r, c in board.solution), seed=99)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request):
-    if request.param == "sqlite":
-        yield open_database("sqlite://")
-        return
-    engine = open_database(fresh_database(request.getfixturevalue("postgres_url")))
-    yield engine
-    engine.dispose()
 
 
 def outcomes(engine) -> list[tuple[str, str]]:

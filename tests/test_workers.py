@@ -16,25 +16,26 @@ import datetime as dt
 import re
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_served import (
+from pipeline_processes import free_port
+from served_pipeline import (
     BIN,
     REPO,
     RUN_TIMEOUT,
     SERVED_SLOTS,
     START_TIMEOUT,
-    _api_line,
-    _check_day,
-    _config,
-    _free_port,
-    _healthy,
-    _readme_line,
-    _shell_env,
+    api_line,
+    check_day,
+    readme_line,
+    served_config,
+    shell_env,
 )
 
 from flows.db import open_database
+from flows.server import healthy
 from flows.store import day_boards
 
 pytestmark = [pytest.mark.flow, pytest.mark.slow]  # minutes: see the module docstring
@@ -45,7 +46,7 @@ WORKERS = ("worker-a", "worker-b")
 
 def _sh(env: dict[str, str], port: int, line: str, cwd: Path, **popen: object) -> subprocess.Popen[bytes]:
     """A README line in a new bash, pointed at this test's server (the README's 4200 is `ui_port`)."""
-    script = f"{_api_line()}\nexec {line}".replace("4200", str(port))
+    script = f"{api_line()}\nexec {line}".replace("4200", str(port))
     return subprocess.Popen(["bash", "-c", script], env=env, cwd=cwd, **popen)  # type: ignore[call-overload]
 
 
@@ -88,12 +89,12 @@ def _runs_taken(log: str) -> set[str]:
     return submitted - set(re.findall(r"Aborted submission of flow run '([0-9a-f-]+)'", log))
 
 
-def test_two_workers_share_the_pool_s_runs(tmp_path: Path) -> None:
-    port = _free_port()
+def test_two_workers_share_the_pool_s_runs(tmp_path: Path, migrated_prefect_home: Callable[[Path], Path]) -> None:
+    port = free_port()
     api = f"http://127.0.0.1:{port}/api"
-    config = _config(tmp_path, port, workers=1, name="pool")
-    env = _shell_env(tmp_path)
-    env["PREFECT_HOME"] = str(tmp_path / "prefect")
+    config = served_config(tmp_path, port, workers=1, name="pool")
+    env = shell_env(tmp_path)
+    env["PREFECT_HOME"] = str(migrated_prefect_home(tmp_path / "prefect"))
     env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
     logs = {name: tmp_path / f"{name}.log" for name in ("server", *WORKERS)}
     processes: list[subprocess.Popen[bytes]] = []
@@ -102,16 +103,16 @@ def test_two_workers_share_the_pool_s_runs(tmp_path: Path) -> None:
             command = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
             processes.append(subprocess.Popen(command, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT))
         deadline = time.monotonic() + START_TIMEOUT
-        while not _healthy(port):
+        while not healthy(api):
             assert processes[0].poll() is None, logs["server"].read_text(errors="replace")[-3000:]
             assert time.monotonic() < deadline, "the Prefect server did not start"
             time.sleep(2)
         for pattern in (r"^\s*prefect work-pool create starbattle", r"^\s*prefect deploy --all"):
-            done = _sh(env, port, _readme_line(pattern), REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            done = _sh(env, port, readme_line(pattern), REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out, _ = done.communicate(timeout=300)
             assert done.returncode == 0, out.decode(errors="replace")
         # The README's line for each of several workers; they poll every 2 s so both are seen taking runs at once.
-        line = _readme_line(r"^\s*prefect worker start --pool starbattle --limit")
+        line = readme_line(r"^\s*prefect worker start --pool starbattle --limit")
         worker_env = {**env, "STARBATTLE_CONFIG": str(config), "PREFECT_WORKER_QUERY_SECONDS": "2"}
         for name in WORKERS:
             with open(logs[name], "wb") as out:
@@ -139,5 +140,5 @@ def test_two_workers_share_the_pool_s_runs(tmp_path: Path) -> None:
     assert set.union(*taken.values()) == {run for run, _ in finished} and not set.intersection(*taken.values())
     engine = open_database(f"sqlite:///{tmp_path / 'pool.db'}")
     for day in DATES:
-        _check_day(f"sqlite:///{tmp_path / 'pool.db'}", day)
+        check_day(f"sqlite:///{tmp_path / 'pool.db'}", day)
         assert len(day_boards(engine, day)) == len(SERVED_SLOTS)
