@@ -37,6 +37,7 @@ from flows.store import (
     stored_puzzle,
 )
 from starbattle_core.formats import puzzle_to_json, read_jsonl
+from starbattle_core.generator import record_from_json
 from starbattle_core.puzzle import InputError, is_solution
 
 DAY = dt.date(2026, 11, 29)
@@ -53,19 +54,9 @@ def real_puzzles() -> list:
 
 def accepted(puzzle, seed: int = 1, steps: object = None) -> AcceptedBoard:
     shared = puzzle_to_json(puzzle, puzzle.solution)
+    scores = {"difficulty": 500, "band": "medium", "fun": 80.5, "looks": 70.0, "seed": seed}
     return AcceptedBoard(
-        game=shared["game"],
-        size=shared["size"],
-        stars=shared["stars"],
-        regions=shared["regions"],
-        solution=shared["solution"],
-        difficulty=500,
-        band="medium",
-        fun=80.5,
-        looks=70.0,
-        seed=seed,
-        generator_version="g1",
-        solver_version="s1",
+        record=record_from_json({**shared, **scores, "generator_version": "g1", "solver_version": "s1"}),
         steps=steps if steps is not None else {"steps": [{"technique": "t", "cost": 1}]},
         layout_rows=layout_rows_bytes(shared["solution"], shared["size"]),
     )
@@ -116,7 +107,7 @@ def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
     with Session(engine) as session:
         assert session.get(PuzzleRecord, puzzle_id).seed == seed
     [board] = day_boards(engine, DAY)
-    assert (board.slot, board.position, board.band, board.difficulty, board.candidates) == (
+    assert (board.slot, board.position, board.record.band, board.record.difficulty, board.candidates) == (
         "starbattle-medium",
         1,
         "medium",
@@ -244,8 +235,8 @@ def test_regrade_finds_paths_of_older_solver_versions(engine, real_puzzles) -> N
     assert save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])
     assert not save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])
     assert puzzles_without_path(engine, "s2") == []
-    assert day_boards(engine, DAY, solver_version="s2")[0].difficulty == 900
-    assert day_boards(engine, DAY, solver_version="s1")[0].difficulty == 500
+    assert day_boards(engine, DAY, solver_version="s2")[0].record.difficulty == 900
+    assert day_boards(engine, DAY, solver_version="s1")[0].record.difficulty == 500
 
 
 def test_an_unwritable_database_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
