@@ -51,6 +51,7 @@ from starbattle_core.puzzle import Puzzle  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import fit_looks  # noqa: E402
+from logistic_fit import auc, fit_standardised  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 REAL = {
@@ -103,17 +104,15 @@ def giveaway_rates(boards: list[Puzzle]) -> str:
 
 
 def separation(real: list[Puzzle], generated: list[Puzzle], seed: int = 7) -> float:
-    """Held-out AUC of a fresh logistic regression (fit_looks' features and fitter) telling real from generated
-    boards: 0.5 means indistinguishable. Half of each side is held out."""
+    """Held-out AUC of a fresh logistic regression (fit_looks' features, logistic_fit's fitter) telling real from
+    generated boards: 0.5 means indistinguishable. Half of each side is held out."""
     x_real, x_gen = fit_looks.matrix(real), fit_looks.matrix(generated)
     rng = np.random.default_rng(seed)
     held_real, held_gen = rng.random(len(real)) < 0.5, rng.random(len(generated)) < 0.5
     train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
     labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
-    mean, scale = train.mean(axis=0), train.std(axis=0) + 1e-9
-    weights, intercept = fit_looks.fit_logistic((train - mean) / scale, labels, 1.0)
-    score = lambda x: ((x - mean) / scale) @ weights + intercept  # noqa: E731
-    return fit_looks.auc(score(x_real[held_real]), score(x_gen[held_gen]))
+    fit = fit_standardised(train, labels, 1.0)
+    return auc(fit.logits(x_real[held_real]), fit.logits(x_gen[held_gen]))
 
 
 def gated_boards(slots: list[Slot], count: int) -> list[Puzzle]:

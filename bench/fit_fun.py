@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections import Counter
@@ -41,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fit_looks import auc, fit_logistic  # noqa: E402
+from logistic_fit import auc, fit_standardised, model_entry  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import GeneratorConfig, Slot, repair  # noqa: E402
@@ -130,26 +129,13 @@ def fitted_model(
     train = np.vstack([x_designed, x_raw])
     labels = np.concatenate([np.ones(len(x_designed)), np.zeros(len(x_raw))])
     low, high = x_designed.min(axis=0), x_designed.max(axis=0)
-    clipped = np.clip(train, low, high)
-    mean = clipped.mean(axis=0)
-    scale = clipped.std(axis=0) + 1e-9
-    weights, intercept = fit_logistic((clipped - mean) / scale, labels, penalty)
+    fit = fit_standardised(np.clip(train, low, high), labels, penalty)
 
     def logits(x: np.ndarray) -> np.ndarray:
-        return ((np.clip(x, low, high) - mean) / scale) @ weights + intercept
+        return fit.logits(np.clip(x, low, high))
 
     offset = float(np.percentile(logits(x_designed), percentile))
-    entry: dict[str, object] = {
-        "features": list(FEATURES),
-        "mean": [round(float(v), 6) for v in mean],
-        "scale": [round(float(v), 6) for v in scale],
-        "weights": [round(float(v), 6) for v in weights],
-        "intercept": round(intercept, 6),
-        "offset": round(offset, 6),
-        "low": [math.floor(float(v) * 1e6) / 1e6 for v in low],
-        "high": [math.ceil(float(v) * 1e6) / 1e6 for v in high],
-    }
-    return entry, lambda x: logits(x) - offset
+    return model_entry(FEATURES, fit, offset, low, high), lambda x: logits(x) - offset
 
 
 def fit_game(

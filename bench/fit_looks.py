@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections import Counter
@@ -30,6 +29,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from logistic_fit import auc, fit_standardised, model_entry  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import GeneratorConfig, Slot  # noqa: E402
@@ -80,31 +82,6 @@ def matrix(boards: list[Puzzle]) -> np.ndarray:
     return np.array([[looks_features(p)[f] for f in FEATURES] for p in boards])
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, penalty: float) -> tuple[np.ndarray, float]:
-    """Weighted L2 logistic regression by Newton steps; each class carries half the total weight."""
-    weight = np.where(y == 1, 0.5 / y.sum(), 0.5 / (1 - y).sum()) * len(y)
-    design = np.hstack([x, np.ones((len(x), 1))])
-    beta = np.zeros(design.shape[1])
-    ridge = penalty * np.eye(design.shape[1])
-    ridge[-1, -1] = 0.0  # the intercept is not shrunk
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-design @ beta))
-        gradient = design.T @ (weight * (p - y)) + ridge @ beta
-        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design + ridge
-        step = np.linalg.solve(hessian, gradient)
-        beta -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return beta[:-1], float(beta[-1])
-
-
-def auc(positive: np.ndarray, negative: np.ndarray) -> float:
-    """The chance that a random positive scores above a random negative (ties count half)."""
-    greater = (positive[:, None] > negative[None, :]).mean()
-    ties = (positive[:, None] == negative[None, :]).mean()
-    return float(greater + 0.5 * ties)
-
-
 def fit_game(game: str, generated_count: int, percentile: float, penalty: float, seed: int) -> dict[str, object]:
     real = real_boards(game)
     generated = raw_candidates(game, real, generated_count, seed)
@@ -114,15 +91,13 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
     held_gen = split.random(len(generated)) < 0.3
     train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
     labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
-    mean = train.mean(axis=0)
-    scale = train.std(axis=0) + 1e-9
-    weights, intercept = fit_logistic((train - mean) / scale, labels, penalty)
+    fit = fit_standardised(train, labels, penalty)
 
     low, high = x_real[~held_real].min(axis=0), x_real[~held_real].max(axis=0)
 
     def logits(x: np.ndarray) -> np.ndarray:
         inside = ((x >= low) & (x <= high)).all(axis=1)
-        return np.where(inside, ((x - mean) / scale) @ weights + intercept, -np.inf)
+        return np.where(inside, fit.logits(x), -np.inf)
 
     offset = float(np.percentile(logits(x_real[~held_real]), percentile))
     test_real, test_gen = logits(x_real[held_real]), logits(x_gen[held_gen])
@@ -132,19 +107,12 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
         f"{percentile:g}th percentile passes {np.mean(test_real >= offset):.1%} of held-out real boards and "
         f"{np.mean(test_gen >= offset):.1%} of held-out raw generated ones"
     )
-    for name, weight in sorted(zip(FEATURES, weights, strict=True), key=lambda t: -abs(t[1])):
+    for name, weight in sorted(zip(FEATURES, fit.weights, strict=True), key=lambda t: -abs(t[1])):
         real_median = float(np.median(x_real[:, FEATURES.index(name)]))
         gen_median = float(np.median(x_gen[:, FEATURES.index(name)]))
         print(f"    {name:11s} weight {weight:+.2f}  median real {real_median:.3f}  generated {gen_median:.3f}")
     return {
-        "features": list(FEATURES),
-        "mean": [round(float(v), 6) for v in mean],
-        "scale": [round(float(v), 6) for v in scale],
-        "weights": [round(float(v), 6) for v in weights],
-        "intercept": round(intercept, 6),
-        "offset": round(offset, 6),
-        "low": [math.floor(float(v) * 1e6) / 1e6 for v in low],
-        "high": [math.ceil(float(v) * 1e6) / 1e6 for v in high],
+        **model_entry(FEATURES, fit, offset, low, high),
         "gate_percentile": percentile,
         "real_boards": len(real),
         "generated_boards": len(generated),

@@ -62,7 +62,7 @@ class PuzzleRecord(SQLModel, table=True):
     game: str
     size: int
     stars: int
-    regions: str  # region symbol rows joined by "/", e.g. "AABB/ACCB/..."
+    regions: str  # JSON list of region symbol rows, e.g. ["AABB", "ACCB", ...]
     solution: str  # JSON list of [row, col] pairs
     difficulty: int
     band: str = Field(index=True)

@@ -54,7 +54,7 @@ def day_masks(boards: Iterable[ScheduledBoard]) -> dict[Shape, list[Cells]]:
     """The star masks already published on a day, by (size, stars): only boards of one shape can be near-duplicates."""
     masks: dict[Shape, list[Cells]] = {}
     for board in boards:
-        masks.setdefault((board.size, board.stars), []).append(board.star_mask)
+        masks.setdefault((board.record.size, board.record.stars), []).append(board.star_mask)
     return masks
 
 

@@ -35,13 +35,13 @@ def board_rows(boards: Iterable[ScheduledBoard]) -> list[dict[str, Any]]:
         {
             "date": board.date.isoformat(),
             "slot": board.slot,
-            "game": board.game,
-            "size": f"{int(board.size)}x{int(board.size)}",
-            "stars": int(board.stars),
-            "band": board.band,
-            "difficulty": int(board.difficulty),
-            "fun": round(float(board.fun), 1),
-            "looks": round(float(board.looks), 1),
+            "game": board.record.game,
+            "size": f"{int(board.record.size)}x{int(board.record.size)}",
+            "stars": int(board.record.stars),
+            "band": board.record.band,
+            "difficulty": int(board.record.difficulty),
+            "fun": round(float(board.record.fun), 1),
+            "looks": round(float(board.record.looks), 1),
             "candidates": int(board.candidates),
         }
         for board in boards
@@ -109,11 +109,12 @@ def rejection_summary(rejections: dict[str, int]) -> str:
 
 
 def board_title(board: ScheduledBoard) -> str:
-    game = GAME_TITLES.get(board.game, board.game)
-    stars = f" {board.stars}-star" if board.game == "starbattle" else ""
+    record = board.record
+    game = GAME_TITLES.get(record.game, record.game)
+    stars = f" {record.stars}-star" if record.game == "starbattle" else ""
     return (
-        f"{board.date} {board.slot}: {game} {board.size}x{board.size}{stars}, {board.band}, "
-        f"difficulty {int(board.difficulty)}, fun {float(board.fun):.0f}, looks {float(board.looks):.0f}"
+        f"{board.date} {board.slot}: {game} {record.size}x{record.size}{stars}, {record.band}, "
+        f"difficulty {int(record.difficulty)}, fun {float(record.fun):.0f}, looks {float(record.looks):.0f}"
     )
 
 

@@ -44,6 +44,14 @@ def _template(name: str) -> str:
     return resources.files("flows").joinpath("site_templates", name).read_text(encoding="utf-8")
 
 
+def _page(name: str, title: str, root: str, **values: object) -> str:
+    """A page of the site: its template (which may show `$title` too) under the pages' one head (the title, the feeds'
+    links relative to `root`, the stylesheet)."""
+    head = Template(_template("head.html")).substitute(title=title, root=root, style=_template("site.css"))
+    # "$head" stands on a line of its own in the page template: that line's end follows the head's last line.
+    return Template(_template(name)).substitute(head=head.removesuffix("\n"), title=title, **values)
+
+
 def _write(path: Path, text: str) -> bool:
     """Write `text` to `path` unless it already holds exactly that; atomically (a reader never sees half a page)."""
     data = text.encode("utf-8")
@@ -194,10 +202,11 @@ def day_page(day: dt.date, boards: list[ScheduledBoard], record: dict[str, Any])
         }
         for item in record["boards"]
     ]
-    return Template(_template("day.html")).substitute(
-        title=html.escape(f"{SITE_TITLE}, {day.isoformat()}"),
+    return _page(
+        "day.html",
+        html.escape(f"{SITE_TITLE}, {day.isoformat()}"),
+        "../",
         date=day.isoformat(),
-        style=_template("site.css"),
         script=_template("play.js"),
         boards=sections,
         count=len(boards),
@@ -249,9 +258,7 @@ def archive_page(days: list[dict[str, Any]]) -> str:
         + "</li>"
         for day in days
     )
-    return Template(_template("archive.html")).substitute(
-        title=html.escape(SITE_TITLE), style=_template("site.css"), days=rows or "<li>Nothing published yet.</li>"
-    )
+    return _page("archive.html", html.escape(SITE_TITLE), "", days=rows or "<li>Nothing published yet.</li>")
 
 
 def _published(date: str) -> str:

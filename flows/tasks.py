@@ -46,18 +46,7 @@ def accepted_board(board: Board) -> AcceptedBoard:
     """The generator's board as the plain values the database keeps: its record, solve path and layout row masks."""
     record = board_record(board)
     return AcceptedBoard(
-        game=record.game,
-        size=record.size,
-        stars=record.stars,
-        regions=list(record.regions),
-        solution=[[r, c] for r, c in record.solution],
-        difficulty=record.difficulty,
-        band=record.band,
-        fun=record.fun,
-        looks=record.looks,
-        seed=record.seed,
-        generator_version=record.generator_version,
-        solver_version=record.solver_version,
+        record=record,
         steps=walkthrough_json(board.puzzle, board.grade),
         layout_rows=store.layout_rows_bytes(record.solution, record.size),
     )

@@ -71,7 +71,7 @@ def check_day(database_url: str, day: dt.date) -> None:
     assert sorted(board.slot for board in boards) == sorted(slot["name"] for slot in SERVED_SLOTS)
     for board in boards:
         slot = next(s for s in SERVED_SLOTS if s["name"] == board.slot)
-        assert (board.game, board.size, board.band) == (slot["game"], slot["size"], slot["band"])
+        assert (board.record.game, board.record.size, board.record.band) == (slot["game"], slot["size"], slot["band"])
         puzzle = board.puzzle()
         check = count_solutions(puzzle, limit=2)
         assert check.exact and check.count == 1 and check.solutions[0] == puzzle.solution

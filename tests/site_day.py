@@ -13,6 +13,7 @@ from conftest import shared_file
 from flows.db import open_database
 from flows.store import AcceptedBoard, Effort, layout_rows_bytes, save_board
 from starbattle_core.formats import puzzle_to_json, read_jsonl
+from starbattle_core.generator import record_from_json
 from starbattle_core.grader import grade, walkthrough_json
 from starbattle_core.puzzle import Puzzle
 
@@ -62,19 +63,10 @@ def store_day(root: Path, day: dt.date = DAY, puzzles: list[Puzzle] | None = Non
     for position, (slot, puzzle) in enumerate(zip(SLOTS[: len(puzzles)], puzzles, strict=True)):
         graded = grade(puzzle)
         shared = puzzle_to_json(puzzle, puzzle.solution)
+        scores = {"difficulty": graded.difficulty, "band": graded.band, "fun": graded.experience.fun, "looks": 70.0}
+        versions = {"seed": position, "generator_version": "test", "solver_version": graded.version}
         board = AcceptedBoard(
-            game=puzzle.game,
-            size=puzzle.size,
-            stars=puzzle.stars,
-            regions=shared["regions"],
-            solution=shared["solution"],
-            difficulty=graded.difficulty,
-            band=graded.band,
-            fun=graded.experience.fun,
-            looks=70.0,
-            seed=position,
-            generator_version="test",
-            solver_version=graded.version,
+            record=record_from_json({**shared, **scores, **versions}),
             steps=walkthrough_json(puzzle, graded),
             layout_rows=layout_rows_bytes(shared["solution"], puzzle.size),
         )

@@ -9,6 +9,7 @@ from conftest import shared_file
 
 from flows.store import AcceptedBoard, layout_rows_bytes
 from starbattle_core.formats import puzzle_to_json, read_jsonl
+from starbattle_core.generator import record_from_json
 from starbattle_core.puzzle import Puzzle
 
 
@@ -21,19 +22,9 @@ def archive_boards(count: int) -> list[Puzzle]:
 def accepted(puzzle: Puzzle, seed: int = 1, steps: object = None) -> AcceptedBoard:
     """`puzzle` with its solution as an accepted board of fixed grades; `steps` its solve path (one step when None)."""
     shared = puzzle_to_json(puzzle, puzzle.solution)
+    scores = {"difficulty": 500, "band": "medium", "fun": 80.5, "looks": 70.0, "seed": seed}
     return AcceptedBoard(
-        game=shared["game"],
-        size=shared["size"],
-        stars=shared["stars"],
-        regions=shared["regions"],
-        solution=shared["solution"],
-        difficulty=500,
-        band="medium",
-        fun=80.5,
-        looks=70.0,
-        seed=seed,
-        generator_version="g1",
-        solver_version="s1",
+        record=record_from_json({**shared, **scores, "generator_version": "g1", "solver_version": "s1"}),
         steps=steps if steps is not None else {"steps": [{"technique": "t", "cost": 1}]},
         layout_rows=layout_rows_bytes(shared["solution"], shared["size"]),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from conftest import run_starbattle
 import starbattle_cli.commands_pipeline  # noqa: F401  (registers the pipeline commands on the root app)
 from flows.db import open_database
 from flows.settings import load_settings
-from flows.store import Effort, save_board
+from flows.store import Effort, day_boards, save_board
 from flows.tasks import accepted_board
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import GENERATOR_VERSION, Slot, board_record, generate, record_from_json
@@ -69,6 +70,9 @@ def test_generate_json_and_show_json_of_one_board_agree(capsys: pytest.CaptureFi
     save_board(
         engine, run_id=None, date=day, slot="queens-easy", position=0, board=accepted_board(board), effort=effort
     )
+    # The database's rows map back to the same record (the rounds are the run's, not kept).
+    [stored] = day_boards(engine, day)
+    assert stored.record == replace(board_record(board), repair_rounds=None, tune_rounds=None)
     code, out, _ = run_starbattle(capsys, "show", "--date", day.isoformat(), "--json")
     assert code == 0
     (shown,) = [json.loads(line) for line in out.splitlines()]

@@ -71,7 +71,7 @@ def test_a_board_is_stored_whole_and_reads_back(engine, real_puzzles) -> None:
     with Session(engine) as session:
         assert session.get(PuzzleRecord, puzzle_id).seed == seed
     [board] = day_boards(engine, DAY)
-    assert (board.slot, board.position, board.band, board.difficulty, board.candidates) == (
+    assert (board.slot, board.position, board.record.band, board.record.difficulty, board.candidates) == (
         "starbattle-medium",
         1,
         "medium",
@@ -199,8 +199,8 @@ def test_regrade_finds_paths_of_older_solver_versions(engine, real_puzzles) -> N
     assert save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])
     assert not save_solve_path(engine, puzzle_id, solver_version="s2", difficulty=900, band="medium", steps=[])
     assert puzzles_without_path(engine, "s2") == []
-    assert day_boards(engine, DAY, solver_version="s2")[0].difficulty == 900
-    assert day_boards(engine, DAY, solver_version="s1")[0].difficulty == 500
+    assert day_boards(engine, DAY, solver_version="s2")[0].record.difficulty == 900
+    assert day_boards(engine, DAY, solver_version="s1")[0].record.difficulty == 500
 
 
 def test_an_unwritable_database_is_one_line_and_writes_nothing(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,7 @@ def check_whole_boards(config: str, day: dt.date, slots: list[dict[str, Any]]) -
     by_name = {slot["name"]: slot for slot in slots}
     for board in boards:
         slot = by_name[board.slot]
-        assert (board.game, board.size, board.stars, board.band) == (
+        assert (board.record.game, board.record.size, board.record.stars, board.record.band) == (
             slot["game"],
             slot["size"],
             slot["stars"],
@@ -285,7 +286,7 @@ def test_regrade_brings_paths_of_an_older_solver_version_up_to_date(tmp_path: Pa
     assert (current.difficulty, current.band) == (result.difficulty, result.band)
     assert json.loads(current.steps) == walkthrough_json(puzzle, result)
     [board] = store.day_boards(engine, dt.date.fromisoformat(DAY), solver_version=SOLVER_VERSION)
-    assert (board.difficulty, board.band) == (result.difficulty, result.band) and board.steps["steps"]
+    assert (board.record.difficulty, board.record.band) == (result.difficulty, result.band) and board.steps["steps"]
 
 
 def test_a_killed_run_is_marked_crashed_by_the_next_run(tmp_path: Path) -> None:
@@ -356,14 +357,13 @@ def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Pat
     scratch = write_config(tmp_path, slots=slots, name="scratch")
     assert daily(date=DAY, config_path=scratch)["published"] == 1
     [made] = day_boards(database(load_settings(scratch).pipeline.resolved_database_url()), dt.date.fromisoformat(DAY))
-    n = made.size
-    symbols = sorted({s for row in made.regions for s in row})
+    n = made.record.size
+    symbols = sorted({s for row in made.record.regions for s in row})
     rename = dict(zip(symbols, reversed(symbols), strict=True))
-    turned = ["".join(rename[made.regions[n - 1 - c][r]] for c in range(n)) for r in range(n)]
-    stars = sorted([c, n - 1 - r] for r, c in made.solution)
-    planted = AcceptedBoard(
-        made.game, n, made.stars, turned, stars, made.difficulty, made.band, made.fun, made.looks, 1, "old", "old", {}
-    )
+    turned = tuple("".join(rename[made.record.regions[n - 1 - c][r]] for c in range(n)) for r in range(n))
+    stars = tuple(sorted((c, n - 1 - r) for r, c in made.record.solution))
+    versions = {"seed": 1, "generator_version": "old", "solver_version": "old"}
+    planted = AcceptedBoard(replace(made.record, regions=turned, solution=stars, **versions), {})
     config = write_config(tmp_path, slots=slots)
     engine = database(load_settings(config).pipeline.resolved_database_url())
     effort = Effort(0, 1, 1, 0, {}, {}, 0.0)
@@ -375,5 +375,7 @@ def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Pat
         tried = session.exec(select(Attempt).where(Attempt.date == dt.date.fromisoformat(DAY))).all()
     assert [(a.attempt, a.outcome) for a in sorted(tried, key=lambda a: a.attempt)] == [(0, "repeat"), (1, "accepted")]
     [board] = day_boards(engine, dt.date.fromisoformat(DAY))
-    keys = board_keys(n, board.regions, board.solution)
-    assert keys[0] != board_keys(n, turned, stars)[0] and keys != board_keys(n, made.regions, made.solution)
+    keys = board_keys(n, board.record.regions, board.record.solution)
+    assert keys[0] != board_keys(n, turned, stars)[0] and keys != board_keys(
+        n, made.record.regions, made.record.solution
+    )

@@ -30,9 +30,10 @@ from starbattle_core.grader import (
     walkthrough_json,
     walkthrough_text,
 )
-from starbattle_core.grader.experience import FEATURES, MODEL_FILE, FunModel
+from starbattle_core.grader.experience import FEATURES, MODEL_FILE
 from starbattle_core.grader.hypothetical import assumption, unit_chains
 from starbattle_core.grader.propagation import CASES
+from starbattle_core.logistic import LogisticModel
 from starbattle_core.puzzle import Puzzle, is_solution
 
 
@@ -236,7 +237,7 @@ def test_experience_score_is_the_fitted_model() -> None:
 def test_fun_model_rises_with_a_positive_weight() -> None:
     """A toy one-feature model: the score moves the way its weight says, is 50 at the offset, and a feature
     beyond the designed boards' range is clipped (the model does not extrapolate)."""
-    model = FunModel(("climax",), (0.5,), (0.25,), (-2.0,), 0.0, 0.0, (0.0,), (0.6,))
+    model = LogisticModel(("climax",), (0.5,), (0.25,), (-2.0,), 0.0, 0.0, (0.0,), (0.6,))
     assert model.score({"climax": 0.5}) == pytest.approx(50)
     assert model.score({"climax": 0.1}) > model.score({"climax": 0.3}) > 50 > model.score({"climax": 0.6})
     assert model.score({"climax": 0.9}) == model.score({"climax": 0.6})

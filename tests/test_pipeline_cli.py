@@ -16,6 +16,7 @@ import starbattle_cli.commands_pipeline  # noqa: F401  (registers the commands o
 from flows.db import open_database
 from flows.store import AcceptedBoard, Effort, layout_rows_bytes, save_board
 from starbattle_core.formats import puzzle_from_puzzlink, puzzle_to_json, read_jsonl
+from starbattle_core.generator import record_from_json
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -119,19 +120,10 @@ def stored_day(project: Path) -> list:
     )
     for position, (slot, puzzle) in enumerate(zip(("starbattle-easy", "starbattle-medium"), puzzles, strict=True)):
         shared = puzzle_to_json(puzzle, puzzle.solution)
+        scores = {"difficulty": 300 + position, "band": slot.split("-")[1], "fun": 80.0, "looks": 60.0}
+        versions = {"seed": position, "generator_version": "g", "solver_version": "s"}
         board = AcceptedBoard(
-            game="starbattle",
-            size=10,
-            stars=2,
-            regions=shared["regions"],
-            solution=shared["solution"],
-            difficulty=300 + position,
-            band=slot.split("-")[1],
-            fun=80.0,
-            looks=60.0,
-            seed=position,
-            generator_version="g",
-            solver_version="s",
+            record=record_from_json({**shared, **scores, **versions}),
             steps={"steps": []},
             layout_rows=layout_rows_bytes(shared["solution"], 10),
         )

@@ -175,7 +175,7 @@ def test_the_daily_flow_publishes_its_date_as_its_last_task(tmp_path: Path) -> N
     stored = day_boards(open_database(pipeline["database_url"]), DAY)
     record = json.loads((tmp_path / "site" / DAY.isoformat() / "boards.json").read_text())
     assert [board["slot"] for board in record["boards"]] == ["starbattle-easy", "queens-easy"]
-    assert [board["regions"] for board in record["boards"]] == [board.regions for board in stored]
+    assert [board["regions"] for board in record["boards"]] == [list(board.record.regions) for board in stored]
     feed = json.loads((tmp_path / "site" / "feed.json").read_text())
     assert [item["_starbattle"]["date"] for item in feed["items"]] == [DAY.isoformat()]
 

@@ -26,21 +26,27 @@ EFFORT = Effort(
 )
 
 
+def keys_of(board: AcceptedBoard) -> tuple[str, str]:
+    return board_keys(board.record.size, board.record.regions, board.record.solution)
+
+
 def turned_and_relabelled(board: AcceptedBoard) -> AcceptedBoard:
     """The same board a quarter turn clockwise, its region symbols renamed (A <-> the last, and so on)."""
-    n = board.size
-    symbols = sorted({s for row in board.regions for s in row})
+    n = board.record.size
+    symbols = sorted({s for row in board.record.regions for s in row})
     rename = dict(zip(symbols, reversed(symbols), strict=True))
-    regions = ["".join(rename[board.regions[n - 1 - c][r]] for c in range(n)) for r in range(n)]
-    solution = sorted([c, n - 1 - r] for r, c in board.solution)
-    assert regions != board.regions
-    return replace(board, regions=regions, solution=solution, seed=board.seed + 1)
+    regions = ["".join(rename[board.record.regions[n - 1 - c][r]] for c in range(n)) for r in range(n)]
+    solution = sorted([c, n - 1 - r] for r, c in board.record.solution)
+    assert tuple(regions) != board.record.regions
+    turned = replace(board.record, regions=tuple(regions), solution=tuple((r, c) for r, c in solution))
+    return replace(board, record=replace(turned, seed=board.record.seed + 1))
 
 
 def mirrored_layout_only(board: AcceptedBoard, other: AcceptedBoard) -> AcceptedBoard:
     """`other`'s regions with `board`'s star layout mirrored (a new map, a repeated layout)."""
-    n = board.size
-    return replace(other, solution=sorted([r, n - 1 - c] for r, c in board.solution), seed=99)
+    n = board.record.size
+    mirrored = tuple(sorted((r, n - 1 - c) for r, c in board.record.solution))
+    return replace(other, record=replace(other.record, solution=mirrored, seed=99))
 
 
 def outcomes(engine) -> list[tuple[str, str]]:
@@ -52,9 +58,9 @@ def test_a_map_or_layout_published_before_is_a_repeat_on_any_later_day(engine, r
     first = accepted(real_puzzles[0])
     assert save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=first, effort=EFFORT) is not None
     copy = turned_and_relabelled(first)
-    assert board_keys(copy.size, copy.regions, copy.solution) == board_keys(first.size, first.regions, first.solution)
+    assert keys_of(copy) == keys_of(first)
     later = DAY + dt.timedelta(days=40)
-    assert published_before(engine, board_keys(copy.size, copy.regions, copy.solution))
+    assert published_before(engine, keys_of(copy))
     assert save_board(engine, run_id=None, date=later, slot="b", position=0, board=copy, effort=EFFORT) is None
     same_layout = mirrored_layout_only(first, accepted(real_puzzles[1]))
     assert save_board(engine, run_id=None, date=later, slot="b", position=0, board=same_layout, effort=EFFORT) is None
@@ -65,14 +71,14 @@ def test_a_map_or_layout_published_before_is_a_repeat_on_any_later_day(engine, r
     assert outcomes(engine) == [("a", "accepted"), ("b", "repeat"), ("b", "repeat")]
     assert next_attempt(engine, later, "b") == 1
     fresh = accepted(real_puzzles[2])
-    assert not published_before(engine, board_keys(fresh.size, fresh.regions, fresh.solution))
+    assert not published_before(engine, keys_of(fresh))
     assert save_board(engine, run_id=None, date=later, slot="b", position=0, board=fresh, effort=EFFORT) is not None
 
 
 def test_a_forced_rerun_gives_the_unscheduled_board_its_keys_back(engine, real_puzzles) -> None:
     board = accepted(real_puzzles[0])
     save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=board, effort=EFFORT)
-    keys = board_keys(board.size, board.regions, board.solution)
+    keys = keys_of(board)
     assert published_before(engine, keys) and not published_before(engine, keys, replacing=(DAY, "a"))
     assert published_before(engine, keys, replacing=(DAY, "b"))
     again = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=board, effort=EFFORT, replace=True)
@@ -149,15 +155,15 @@ def test_an_old_database_gets_the_columns_and_its_keys(tmp_path: Path, real_puzz
             "generator_version, created) SELECT game, size, stars, ?, ?, difficulty, band, fun, looks, seed, "
             "generator_version, created FROM puzzle WHERE id = 1",
             (
-                json.dumps(turned_and_relabelled(boards[0]).regions),
-                json.dumps(turned_and_relabelled(boards[0]).solution),
+                json.dumps(turned_and_relabelled(boards[0]).record.regions),
+                json.dumps(turned_and_relabelled(boards[0]).record.solution),
             ),
         )
         assert "map_key" not in {row[1] for row in old.execute("PRAGMA table_info(puzzle)")}
     engine = open_database(url)
     with Session(engine) as session:
         records = session.exec(select(PuzzleRecord).order_by(PuzzleRecord.id)).all()
-    expected = [board_keys(b.size, b.regions, b.solution) for b in boards]
+    expected = [keys_of(b) for b in boards]
     assert [(r.map_key, r.layout_key) for r in records] == [*expected, (None, None)]
     assert {i["name"] for i in inspect(engine).get_indexes("puzzle") if i["unique"]} >= {
         "ix_puzzle_map_key",

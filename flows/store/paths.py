@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from flows.db import PuzzleRecord, SolvePath
-from starbattle_core.formats import puzzle_from_json
+from flows.store.records import stored_record
 from starbattle_core.puzzle import Puzzle
 
 
@@ -29,16 +29,7 @@ def stored_puzzle(engine: Engine, puzzle_id: int) -> Puzzle:
         record = session.get(PuzzleRecord, puzzle_id)
         if record is None:
             raise KeyError(puzzle_id)
-        return puzzle_from_json(
-            {
-                "game": record.game,
-                "size": record.size,
-                "stars": record.stars,
-                "regions": json.loads(record.regions),
-                "solution": json.loads(record.solution),
-            },
-            where=f"puzzle {puzzle_id}",
-        )
+        return stored_record(record, None).puzzle(where=f"puzzle {puzzle_id}")
 
 
 def save_solve_path(

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from flows.db import Attempt, Layout, PuzzleRecord, ScheduleEntry, SolvePath
 from flows.store.attempts import add_effort, save_effort
-from flows.store.records import AcceptedBoard, Effort, ScheduledBoard
+from flows.store.records import AcceptedBoard, Effort, ScheduledBoard, puzzle_row, solve_path_row, stored_record
 from flows.variety import board_keys
 
 
@@ -52,36 +52,25 @@ def day_boards(engine: Engine, date: dt.date, solver_version: str | None = None)
             .order_by(col(ScheduleEntry.position))
         ).all()
         boards = []
-        for entry, record in rows:
-            assert record.id is not None
+        for entry, puzzle in rows:
+            assert puzzle.id is not None
             paths = session.exec(
-                select(SolvePath).where(SolvePath.puzzle_id == record.id).order_by(col(SolvePath.id).desc())
+                select(SolvePath).where(SolvePath.puzzle_id == puzzle.id).order_by(col(SolvePath.id).desc())
             ).all()
             chosen = next((path for path in paths if path.solver_version == solver_version), None)
             chosen = chosen or (paths[0] if paths else None)
             candidates = session.exec(
-                select(Attempt.candidates).where(Attempt.puzzle_id == record.id, Attempt.outcome == "accepted")
+                select(Attempt.candidates).where(Attempt.puzzle_id == puzzle.id, Attempt.outcome == "accepted")
             ).first()
             boards.append(
                 ScheduledBoard(
                     date=entry.date,
                     slot=entry.slot,
                     position=entry.position,
-                    puzzle_id=record.id,
-                    game=record.game,
-                    size=record.size,
-                    stars=record.stars,
-                    regions=json.loads(record.regions),
-                    solution=json.loads(record.solution),
-                    difficulty=chosen.difficulty if chosen else record.difficulty,
-                    band=chosen.band if chosen else record.band,
-                    fun=record.fun,
-                    looks=record.looks,
-                    seed=record.seed,
-                    generator_version=record.generator_version,
+                    puzzle_id=puzzle.id,
+                    record=stored_record(puzzle, chosen),
                     candidates=candidates or 0,
                     steps=json.loads(chosen.steps) if chosen else None,
-                    solver_version=chosen.solver_version if chosen else "",
                 )
             )
         return boards
@@ -119,46 +108,26 @@ def save_board(
                         .values(map_key=None, layout_key=None)
                     )
                     session.flush()
-            record = PuzzleRecord(
-                game=board.game,
-                size=board.size,
-                stars=board.stars,
-                regions=json.dumps(board.regions),
-                solution=json.dumps(board.solution),
-                difficulty=board.difficulty,
-                band=board.band,
-                fun=board.fun,
-                looks=board.looks,
-                seed=board.seed,
-                generator_version=board.generator_version,
-            )
-            record.map_key, record.layout_key = board_keys(board.size, board.regions, board.solution)
-            session.add(record)
+            row = puzzle_row(board.record)
+            row.map_key, row.layout_key = board_keys(board.record.size, board.record.regions, board.record.solution)
+            session.add(row)
             session.flush()
-            assert record.id is not None
-            session.add(
-                SolvePath(
-                    puzzle_id=record.id,
-                    solver_version=board.solver_version,
-                    difficulty=board.difficulty,
-                    band=board.band,
-                    steps=json.dumps(board.steps),
-                )
-            )
-            session.add(ScheduleEntry(date=date, slot=slot, position=position, puzzle_id=record.id, run_id=run_id))
-            add_effort(session, run_id, date, slot, effort, "accepted", record.id)
+            assert row.id is not None
+            session.add(solve_path_row(row.id, board.record, board.steps))
+            session.add(ScheduleEntry(date=date, slot=slot, position=position, puzzle_id=row.id, run_id=run_id))
+            add_effort(session, run_id, date, slot, effort, "accepted", row.id)
             if board.layout_rows:
                 session.execute(
                     update(Layout)
                     .where(
-                        col(Layout.size) == board.size,
-                        col(Layout.stars) == board.stars,
+                        col(Layout.size) == board.record.size,
+                        col(Layout.stars) == board.record.stars,
                         col(Layout.rows) == board.layout_rows,
                     )
                     .values(uses=col(Layout.uses) + 1)
                 )
             session.commit()
-            return record.id
+            return row.id
     except IntegrityError:
         # Another run took the slot first, or (UNIQUE map_key / layout_key) published the same map or layout in
         # the meantime: the slot is then still open, recorded as a repeat for the next attempt to fill.

@@ -20,22 +20,19 @@ this file, never in code. The features, computed with numpy on the region grid:
 - largest: the biggest region's share of the board (a background region that motifs sit in).
 
 A board with any feature outside the range the real boards span (stripes, a grid of blocks) scores 0: a
-logistic regression would extrapolate there. Otherwise `looks_score` is 100 * sigmoid(logit - offset), where
-`offset` is the logit at the real boards' gate percentile
-(recorded in the model file), so a score of 50 is that percentile for both games: the config's `looks_gate` of 50
-rejects what looks less designed than that share of real boards.
+logistic regression would extrapolate there. Otherwise `looks_score` is the model's score (starbattle_core/logistic.py:
+100 * sigmoid(logit - offset), `offset` the logit at the real boards' gate percentile recorded in the model file), so
+a score of 50 is that percentile for both games: the config's `looks_gate` of 50 rejects what looks less designed
+than that share of real boards.
 """
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ..logistic import load_models
 from ..puzzle import Puzzle
 
 FEATURES = (
@@ -53,53 +50,6 @@ FEATURES = (
     "largest",
 )
 MODEL_FILE = Path(__file__).with_name("looks_model.json")
-
-
-@dataclass(frozen=True)
-class LooksModel:
-    """One game's fitted logistic regression: standardise each feature by (value - mean) / scale, then weigh."""
-
-    features: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    intercept: float
-    offset: float  # the logit at the real boards' gate percentile: subtracted so that percentile scores 50
-    low: tuple[float, ...]  # the least and most each feature reaches on the real boards: a linear model must
-    high: tuple[float, ...]  # not extrapolate, so a board outside that range on any feature scores 0
-
-    def logit(self, features: dict[str, float]) -> float:
-        total = self.intercept
-        for name, mean, scale, weight in zip(self.features, self.mean, self.scale, self.weights, strict=False):
-            total += weight * (features[name] - mean) / scale
-        return total
-
-    def score(self, features: dict[str, float]) -> float:
-        for name, low, high in zip(self.features, self.low, self.high, strict=False):
-            if not low <= features[name] <= high:
-                return 0.0
-        value = min(max(self.logit(features) - self.offset, -50.0), 50.0)
-        return 100.0 / (1.0 + math.exp(-value))
-
-
-@lru_cache(maxsize=4)
-def load_models(path: str = str(MODEL_FILE)) -> dict[str, LooksModel]:
-    """The fitted models by game, read from the JSON file bench/fit_looks.py writes."""
-    with open(path, encoding="utf-8") as handle:
-        fitted = json.load(handle)
-    return {
-        game: LooksModel(
-            tuple(entry["features"]),
-            tuple(entry["mean"]),
-            tuple(entry["scale"]),
-            tuple(entry["weights"]),
-            float(entry["intercept"]),
-            float(entry["offset"]),
-            tuple(entry["low"]),
-            tuple(entry["high"]),
-        )
-        for game, entry in fitted["games"].items()
-    }
 
 
 def region_grid(puzzle: Puzzle) -> np.ndarray:
@@ -223,7 +173,9 @@ def looks_features(puzzle: Puzzle) -> dict[str, float]:
 
 def looks_score(puzzle: Puzzle) -> float:
     """0-100: how typical of real boards of its game the regions look (50: the real boards' gate percentile)."""
-    return round(load_models()[puzzle.game].score(looks_features(puzzle)), 1)
+    model = load_models(MODEL_FILE)[puzzle.game]
+    features = looks_features(puzzle)
+    return round(model.score(features), 1) if model.within(features) else 0.0
 
 
 def smallest_allowed(game: str, stars: int, band: str, allow_giveaways: bool = False) -> int:

@@ -44,11 +44,26 @@ def unit_cases(geometry: Geometry, state: State, *, kind: str, limit: int) -> De
 def _cases_sentence(
     geometry: Geometry, unit: Unit, need: int, ways: list[Cells], always: Cells, never: Cells, hit: Cells
 ) -> str:
-    shown = "; ".join("+".join(geometry.cell_name(c) for c in iter_cells(way)) for way in ways[:4])
-    more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
-    count = "one way" if len(ways) == 1 else f"{len(ways)} ways"
     verb = "need" if unit.kind in ("rows", "columns") else "needs"
-    head = f"{unit.label} {verb} {need} more stars, and they fit {count} ({shown}{more})"
+    head = (
+        f"{unit.label} {verb} {need} more stars, and they fit {ways_counted(len(ways))} ({ways_shown(geometry, ways)})"
+    )
+    return head + ": " + what_every_way_agrees(geometry, always, never, hit)
+
+
+# The sentence pieces of a list of ways, shared with the composite cases (composite.py).
+def ways_counted(ways: int) -> str:
+    return "one way" if ways == 1 else f"{ways} ways"
+
+
+def ways_shown(geometry: Geometry, ways: list[Cells]) -> str:
+    """The first four ways by their cells, and how many more."""
+    shown = "; ".join("+".join(geometry.cell_name(c) for c in iter_cells(way)) for way in ways[:4])
+    return shown + (f" and {len(ways) - 4} more" if len(ways) > 4 else "")
+
+
+def what_every_way_agrees(geometry: Geometry, always: Cells, never: Cells, hit: Cells) -> str:
+    """What every way agrees on: the stars all of them place, the open cells none places, the cells all empty."""
     parts = []
     if always:
         parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'} in every way")
@@ -56,7 +71,7 @@ def _cases_sentence(
         parts.append(f"{geometry.names(never)} {'is' if never.bit_count() == 1 else 'are'} in none, so empty")
     if hit:
         parts.append(f"every way empties {geometry.names(hit)}")
-    return head + ": " + "; ".join(parts)
+    return "; ".join(parts)
 
 
 def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduction | None:

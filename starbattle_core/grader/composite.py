@@ -11,7 +11,8 @@ both. `limit` is how many joint ways a person is asked to weigh.
 
 from __future__ import annotations
 
-from ..puzzle import Cells, iter_cells
+from ..puzzle import Cells
+from .cases import ways_counted, ways_shown, what_every_way_agrees
 from .geometry import Geometry, State, Unit
 from .propagation import Ways, state_ways, ways_on, ways_summary
 from .step import Deduction
@@ -51,7 +52,7 @@ def pair_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | N
         if agreed is not None:
             head = (
                 f"{a.label} and {b.label} touch and need {need_a} and {need_b} more stars; together they fit "
-                f"{_count(len(found.ways))} ({_shown(geometry, found.ways)})"
+                f"{ways_counted(len(found.ways))} ({ways_shown(geometry, found.ways)})"
             )
             return _deduction(geometry, agreed, (a.label, b.label), head)
     return None
@@ -68,7 +69,7 @@ def _shared_by_every_way(found: Ways, area: Cells, open_cells: Cells) -> tuple[C
 
 def _deduction(geometry: Geometry, agreed: tuple[Cells, Cells, Cells], units: tuple[str, str], head: str) -> Deduction:
     always, never, hit = agreed
-    return Deduction(always, never | hit, units, head + ": " + _parts(geometry, always, never, hit))
+    return Deduction(always, never | hit, units, head + ": " + what_every_way_agrees(geometry, always, never, hit))
 
 
 # A person starts from the region's own ways and follows each into the line: at most this many (the largest
@@ -98,7 +99,8 @@ def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction
             if agreed is not None:
                 head = (
                     f"{line.label} needs {need_line} more stars and {region.label}, which crosses it, "
-                    f"{need_region}; together they fit {_count(len(found.ways))} ({_shown(geometry, found.ways)})"
+                    f"{need_region}; together they fit {ways_counted(len(found.ways))} "
+                    f"({ways_shown(geometry, found.ways)})"
                 )
                 return _deduction(geometry, agreed, (line.label, region.label), head)
     return None
@@ -146,23 +148,3 @@ def _joint(
         if len(joint) > limit:
             return None
     return ways_summary(geometry, sorted(joint), lack) if joint else None
-
-
-def _count(ways: int) -> str:
-    return "one way" if ways == 1 else f"{ways} ways"
-
-
-def _shown(geometry: Geometry, ways: list[Cells]) -> str:
-    shown = "; ".join("+".join(geometry.cell_name(c) for c in iter_cells(way)) for way in ways[:4])
-    return shown + (f" and {len(ways) - 4} more" if len(ways) > 4 else "")
-
-
-def _parts(geometry: Geometry, always: Cells, never: Cells, hit: Cells) -> str:
-    parts = []
-    if always:
-        parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'} in every way")
-    if never:
-        parts.append(f"{geometry.names(never)} {'is' if never.bit_count() == 1 else 'are'} in none, so empty")
-    if hit:
-        parts.append(f"every way empties {geometry.names(hit)}")
-    return "; ".join(parts)

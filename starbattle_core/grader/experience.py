@@ -19,14 +19,13 @@ features, all shares or positions so that a 6x6 path and a 10x10 one read on one
 - peak: log2 of the hardest step's cost over the mean step cost (a lone summit or a flat ridge).
 
 A feature outside the range the designed training boards span is clipped to it (a linear model must not
-extrapolate). The score is 100 * sigmoid(logit - offset), where `offset` is the logit at the designed boards'
-gate percentile recorded in the model file, so the generator's `fun_gate` of 50 keeps what reads at least as
-designed as that share of designed boards.
+extrapolate). The score is the model's (starbattle_core/logistic.py: 100 * sigmoid(logit - offset), `offset` the
+logit at the designed boards' gate percentile recorded in the model file), so the generator's `fun_gate` of 50
+keeps what reads at least as designed as that share of designed boards.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..logistic import load_models
 from .config import ExperienceConfig
 from .step import Step
 from .table import techniques_for
@@ -65,50 +65,6 @@ class Experience:
     grind: int
     features: tuple[tuple[str, float], ...]
     parts: tuple[tuple[str, float], ...]
-
-
-@dataclass(frozen=True)
-class FunModel:
-    """One game's fitted logistic regression: clip each feature to [low, high], standardise it by
-    (value - mean) / scale, weigh and add."""
-
-    features: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    intercept: float
-    offset: float  # the logit at the designed boards' gate percentile: subtracted so that percentile scores 50
-    low: tuple[float, ...]
-    high: tuple[float, ...]
-
-    def parts(self, features: dict[str, float]) -> tuple[tuple[str, float], ...]:
-        rows = zip(self.features, self.mean, self.scale, self.weights, self.low, self.high, strict=True)
-        return tuple((name, w * (min(max(features[name], lo), hi) - m) / s) for name, m, s, w, lo, hi in rows)
-
-    def score(self, features: dict[str, float]) -> float:
-        logit = self.intercept + sum(part for _, part in self.parts(features))
-        value = min(max(logit - self.offset, -50.0), 50.0)
-        return 100.0 / (1.0 + math.exp(-value))
-
-
-@lru_cache(maxsize=4)
-def load_fun_models(path: str = str(MODEL_FILE)) -> dict[str, FunModel]:
-    """The fitted models by game, read from the JSON file bench/fit_fun.py writes."""
-    with open(path, encoding="utf-8") as handle:
-        fitted = json.load(handle)
-    return {
-        game: FunModel(
-            tuple(entry["features"]),
-            tuple(entry["mean"]),
-            tuple(entry["scale"]),
-            tuple(entry["weights"]),
-            float(entry["intercept"]),
-            float(entry["offset"]),
-            tuple(entry["low"]),
-            tuple(entry["high"]),
-        )
-        for game, entry in fitted["games"].items()
-    }
 
 
 @lru_cache(maxsize=4)
@@ -169,7 +125,7 @@ def experience(steps: Sequence[Step], config: ExperienceConfig, quick_cost: int,
     if not steps:
         return Experience(0.0, 0.0, 0, 0.0, 0, (), ())
     features = path_features(steps, config, quick_cost, game)
-    model = load_fun_models()[game]
+    model = load_models(MODEL_FILE)[game]
     costs = [s.cost for s in steps]
     top = max(costs)
     hard = [c > quick_cost and c >= config.hard_fraction * top for c in costs]

@@ -1,0 +1,66 @@
+"""The engine's one logistic model (starbattle_core/logistic.py) behind both learned scores: looks recomputed by hand
+from looks_model.json on real boards and on boards outside the model's range, and both model files read to one
+model per game over their module's features."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import pytest
+from conftest import shared_file
+
+from starbattle_core.formats import read_jsonl
+from starbattle_core.generator import looks
+from starbattle_core.grader import experience
+from starbattle_core.logistic import load_models
+from starbattle_core.puzzle import Puzzle
+
+
+def looks_by_hand(puzzle: Puzzle) -> float:
+    """The looks score from the model file's numbers: 0 outside the real boards' range, else the sigmoid."""
+    fitted = json.loads(looks.MODEL_FILE.read_text(encoding="utf-8"))["games"][puzzle.game]
+    features = looks.looks_features(puzzle)
+    logit = fitted["intercept"]
+    for name, mean, scale, weight, low, high in zip(
+        fitted["features"],
+        fitted["mean"],
+        fitted["scale"],
+        fitted["weights"],
+        fitted["low"],
+        fitted["high"],
+        strict=True,
+    ):
+        if not low <= features[name] <= high:
+            return 0.0
+        logit += weight * (features[name] - mean) / scale
+    return 100.0 / (1.0 + math.exp(-min(max(logit - fitted["offset"], -50.0), 50.0)))
+
+
+def test_looks_is_the_fitted_model_on_real_boards_and_zero_outside_its_range() -> None:
+    archive = read_jsonl(str(shared_file("starbattle/archive.jsonl")))
+    linkedin = read_jsonl(str(shared_file("queens/linkedin.jsonl")))
+    real = [*itertools.islice(archive, 0, None, 25), *itertools.islice(linkedin, 0, None, 25)]
+    stripes = Puzzle(10, 2, tuple(r for r in range(10) for _ in range(10)))
+    blocks = Puzzle(10, 2, tuple((r // 2) * 2 + c // 5 for r in range(10) for c in range(10)))
+    scores = [looks.looks_score(p) for p in real]
+    assert scores == [round(looks_by_hand(p), 1) for p in real]
+    # Real boards lie (nearly all: a held-out one may not) inside the range the real training boards span.
+    assert len(set(scores)) > len(real) // 2 and sum(score > 0 for score in scores) >= 0.9 * len(real)
+    assert looks.looks_score(stripes) == looks.looks_score(blocks) == looks_by_hand(stripes) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("module", "games"), [(looks, {"starbattle", "queens"}), (experience, {"starbattle", "queens"})]
+)
+def test_each_model_file_reads_to_one_model_per_game_over_its_features(module, games: set[str]) -> None:
+    models = load_models(module.MODEL_FILE)
+    assert set(models) == games
+    for model in models.values():
+        assert model.features == module.FEATURES
+        assert len(model.mean) == len(model.scale) == len(model.weights) == len(model.low) == len(model.high)
+        assert all(low <= high for low, high in zip(model.low, model.high, strict=True))
+        middle = {name: (low + high) / 2 for name, low, high in zip(model.features, model.low, model.high, strict=True)}
+        assert model.within(middle) and 0 < model.score(middle) < 100
+        assert not model.within({**middle, model.features[0]: model.high[0] + 1})
