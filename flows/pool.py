@@ -6,15 +6,31 @@ kept a stopped `daily` going for minutes. So the workers ignore SIGINT (the CLI 
 block left by an interrupt or SIGTERM (a KeyboardInterrupt from the CLI's handler, a SystemExit) ends the workers
 before Prefect shuts the pool down. The work they drop was never written: boards are published in the parent, each
 in its own transaction (flows/daily.py), so the next run generates them again.
+
+A task run goes to a worker the way flows/submission.py ships it to a Dask worker too: the settings as objects,
+one API client per worker process, its upstream edges collected before Prefect resolves the futures. Prefect's
+per-task environment (the flow's settings as variables, set in the worker for the task run) is kept.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import multiprocessing
+import os
 import signal
+from collections.abc import Iterable
 from typing import Any
+from uuid import UUID
 
+from prefect.engine import handle_engine_signals
+from prefect.events.worker import EventsWorker
+from prefect.futures import PrefectFuture, wait
+from prefect.logging import get_logger
 from prefect.task_runners import ProcessPoolTaskRunner
+from prefect.utilities.callables import cloudpickle_wrapped_call
+from prefect.utilities.engine import resolve_inputs_sync
+
+from flows.submission import run_in_worker, upstream_inputs, with_shipped_settings
 
 STOP_SECONDS = 5.0  # a worker given SIGTERM that has not ended by then is killed
 
@@ -29,6 +45,51 @@ class StoppablePool(ProcessPoolTaskRunner):
 
     def __init__(self, max_workers: int | None = None, **options: Any) -> None:
         super().__init__(max_workers=max_workers, initializer=ignore_interrupts, **options)
+
+    def submit(
+        self,
+        task: Any,
+        parameters: dict[str, Any],
+        wait_for: Iterable[PrefectFuture[Any]] | None = None,
+        dependencies: dict[str, set[Any]] | None = None,
+    ) -> Any:
+        if task.isasync:
+            return super().submit(task, parameters, wait_for, dependencies)
+        # Prefect's submission, with the edges taken while the parameters still hold their futures, and the context it
+        # serialises for the worker carrying the settings as objects.
+        inputs = upstream_inputs(parameters, dependencies, PrefectFuture)
+        return with_shipped_settings(super().submit, task, parameters, wait_for, inputs)
+
+    def _resolve_futures_and_submit(
+        self,
+        task: Any,
+        task_run_id: UUID,
+        parameters: dict[str, Any],
+        wait_for: Iterable[PrefectFuture[Any]] | None,
+        dependencies: dict[str, set[Any]] | None,
+        context: dict[str, Any],
+        env: dict[str, str],
+    ) -> concurrent.futures.Future[bytes]:
+        """On one of Prefect's resolver threads: wait for the upstream runs, resolve the futures among the
+        parameters to their values, and send the run to a worker: Prefect's own steps, to `run_in_pool_worker`."""
+        if task.isasync:
+            return super()._resolve_futures_and_submit(
+                task, task_run_id, parameters, wait_for, dependencies, context, env
+            )
+        assert self._executor is not None
+        upstream = list(wait_for or ())
+        wait(upstream)
+        call = cloudpickle_wrapped_call(
+            run_in_pool_worker,
+            task,
+            env=env,
+            task_run_id=task_run_id,
+            parameters=resolve_inputs_sync(parameters, return_data=True, max_depth=-1),
+            wait_for=[future.state for future in upstream] or None,
+            dependencies=dependencies,
+            context=context,
+        )
+        return self._executor.submit(call)
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         if exc_type is not None and not issubclass(exc_type, Exception):
@@ -47,3 +108,22 @@ def end_workers() -> None:
         if worker.is_alive():
             worker.kill()
             worker.join()
+
+
+def run_in_pool_worker(task: Any, *, env: dict[str, str], **run: Any) -> Any:
+    """In a pool worker: one task run (its final state) with the flow's environment set for its length, as Prefect's
+    own worker function does, then the run's events flushed to the parent before the result goes back."""
+    outside = os.environ.copy()
+    os.environ.update(env)
+    try:
+        with handle_engine_signals(run["task_run_id"]):
+            state = run_in_worker(task, **run)
+            try:
+                # Every task run emits its state events; they reach the parent through the pool's queue.
+                EventsWorker.instance().wait_until_empty()
+            except Exception:  # a lost event is not worth the run: Prefect's own worker function does the same
+                get_logger("task_runner").debug("could not flush the worker's events to the parent", exc_info=True)
+            return state
+    finally:
+        os.environ.clear()
+        os.environ.update(outside)

@@ -379,3 +379,46 @@ def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Pat
     assert keys[0] != board_keys(n, turned, stars)[0] and keys != board_keys(
         n, made.record.regions, made.record.solution
     )
+
+
+def test_the_pool_runs_show_on_the_dashboard_with_names_tags_edges_and_logs(tmp_path: Path) -> None:
+    """What the dashboard shows of a run on the process pool, read back through Prefect's client: every stage's
+    task run completed, named after its stage and slot, tagged with the slot's game and band, drawn from the stage
+    before it (its upstream edge), with its engine log lines; the scheduling tasks after the funnel."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId, LogFilter, LogFilterFlowRunId
+
+    from flows.daily import daily
+
+    slots = SMALL_SLOTS[:2]
+    config = write_config(tmp_path, slots=slots, workers=2, batch_size=2)
+    result = daily(date=DAY, config_path=config)
+    assert result["published"] == len(slots)
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    with Session(engine) as session:
+        run = session.get(Run, result["run_id"])
+    assert run is not None and run.flow_run_id
+    with get_client(sync_client=True) as client:
+        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.flow_run_id])))
+        logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.flow_run_id])))
+    stages = ("sample_layouts", "grow_regions", "grade_candidates", "score_candidates", "tune_candidates")
+    by_id = {task_run.id: task_run for task_run in task_runs}
+    funnel = [task_run for task_run in task_runs if task_run.name.split()[0] in (*stages, "verify_candidates")]
+    assert funnel and all(task_run.state is not None and task_run.state.is_completed() for task_run in funnel)
+    slot_of = {slot["name"]: slot for slot in slots}
+    for task_run in funnel:
+        stage, label = task_run.name.split(" ", 1)
+        slot = slot_of[label.split()[0]]
+        assert set(task_run.tags) >= {slot["game"], slot["band"]}, task_run.name
+        upstream = [by_id[edge.id] for edge in task_run.task_inputs.get("batch", []) if edge.id in by_id]
+        if stage == "sample_layouts":
+            assert upstream == [], task_run.name
+        else:
+            previous = (*stages, "verify_candidates")[(*stages, "verify_candidates").index(stage) - 1]
+            assert [edge.name for edge in upstream] == [f"{previous} {label}"], task_run.name
+    assert {task_run.name.split()[0] for task_run in funnel} == {*stages, "verify_candidates"}
+    assert sum(task_run.name.startswith("schedule_board") for task_run in task_runs) == len(slots)
+    # The engine's own lines for each task run (the pool's workers forward them to the parent, which sends them).
+    finished = {log.task_run_id for log in logs if log.message.startswith("Finished in state Completed")}
+    assert {task_run.id for task_run in funnel} <= finished
+    assert sum(" accepted after " in log.message for log in logs) == len(slots)  # the flow's own lines too

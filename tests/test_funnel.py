@@ -82,7 +82,7 @@ def test_the_candidate_budget_decides_when_an_attempt_gives_up() -> None:
     while (batch := next_batch(search, 2)) is not None:
         sizes.append(batch.size)
         settle(search, run_stages(batch, hopeless, GRADING))
-    assert sizes == [1, 1, 2, 1] and search.status == EXHAUSTED and search.board is None
+    assert sizes == [1, 2, 2] and search.status == EXHAUSTED and search.board is None
     assert search.counters.candidates == 5 == sum(search.counters.rejections.values())
 
 
