@@ -8,6 +8,7 @@ damaged or locked file) and for a stop from outside: Ctrl-C and SIGTERM end a co
 
 from __future__ import annotations
 
+import faulthandler
 import itertools
 import signal
 import sys
@@ -106,6 +107,9 @@ def _database_problem(error: Exception) -> str | None:
 
 
 def main() -> None:
+    # `kill -USR1 PID` prints every thread's stack to stderr and the command goes on: what a run that seems stuck is
+    # waiting for, without stopping it (tests/test_signals.py asks for it when a run does not get going).
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     previous = {signum: signal.signal(signum, _stop) for signum in STOP_MESSAGES}
     _stopped_by.clear()
     try:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, shared_file
 from pipeline_processes import SMALL_SLOTS
 from test_servers import alive, port_open
 
@@ -111,7 +111,13 @@ def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, co
         deadline = time.monotonic() + START_SECONDS
         while not (published(db) and len(pool_workers(cli.pid)) == 2):
             assert cli.poll() is None, cli.communicate()
-            assert time.monotonic() < deadline, "the run's pool did not start"
+            if time.monotonic() > deadline:
+                state = f"{published(db)} boards published, {len(pool_workers(cli.pid))} pool workers"
+                cli.send_signal(signal.SIGUSR1)  # the CLI prints its threads' stacks: what the run waits for
+                time.sleep(2)
+                os.killpg(cli.pid, signal.SIGKILL)
+                _, err = cli.communicate()
+                pytest.fail(f"the run did not get going in {START_SECONDS} s: {state}\n{err[-6000:]}")
             time.sleep(0.5)
         [marker] = (home / "servers").glob("*.json")
         server, port = int(json.loads(marker.read_text())["pid"]), int(marker.stem)
@@ -148,3 +154,29 @@ def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, co
             "LEFT JOIN solvepath v ON v.puzzle_id = p.id WHERE s.id IS NULL OR v.id IS NULL"
         ).fetchone() == (0,)
         assert connection.execute("SELECT status FROM run").fetchall() == [("failed",)]
+
+
+def test_sigusr1_prints_the_stacks_and_the_command_goes_on() -> None:
+    """`kill -USR1` of a command that seems stuck (here `verify -` waiting on its input) prints where each thread is
+    and stops nothing: given its board afterwards, the command answers as usual."""
+    board = shared_file("queens/linkedin.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    cli = subprocess.Popen(
+        [sys.executable, "-c", "from starbattle_cli.app import main; main()", "verify", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        time.sleep(3)  # the CLI's imports, then the read of its input
+        assert cli.poll() is None
+        cli.send_signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        out, err = cli.communicate(board + "\n", timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.communicate()
+    assert "most recent call first" in err and "starbattle_cli" in err, err
+    assert cli.returncode == 0 and "unique" in out, (out, err)
