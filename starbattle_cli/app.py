@@ -109,7 +109,9 @@ def _database_problem(error: Exception) -> str | None:
 def main() -> None:
     # `kill -USR1 PID` prints every thread's stack to stderr and the command goes on: what a run that seems stuck is
     # waiting for, without stopping it (tests/test_signals.py asks for it when a run does not get going).
-    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    # To the process's own stderr: a test harness may have put an object with no file descriptor in sys.stderr.
+    if sys.__stderr__ is not None:
+        faulthandler.register(signal.SIGUSR1, file=sys.__stderr__, all_threads=True)
     previous = {signum: signal.signal(signum, _stop) for signum in STOP_MESSAGES}
     _stopped_by.clear()
     try:
