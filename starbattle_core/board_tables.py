@@ -10,14 +10,19 @@ Two layers, each built once and cached by what it depends on:
   of each cell, the strips of two rows cut by region, and the same for the transposed board.
 
 `Puzzle.geometry`, the counter's search and the grader's `Geometry` all hold the same `BoardGeometry` object (a test
-checks identity), so a mask is never built twice for one board. Both are frozen: what a solve remembers lives with
+checks identity), so a mask is never built twice for one board. The reasoning both read off the masks is here too,
+written once: the cells touching all or any of a set, the room on a path of cells (`path_room`: the counter's
+strips, the grader's rows, columns and bands) and every way to place stars (`way_families`: the counter's small
+regions, the grader's cases and room in a region); each side keeps its own loop around them. Both are frozen: what a solve remembers lives with
 the solve, never here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 Cells = int
 
@@ -43,6 +48,112 @@ def touching_any(cells: Cells, neighbours: tuple[Cells, ...]) -> Cells:
         seen |= neighbours[low.bit_length() - 1]
         cells ^= low
     return seen
+
+
+class PathRoom(NamedTuple):
+    """The room on a path of cells (a row, a column, or a band of two folded onto one line; see `path_room`)."""
+
+    capacity: int  # the most stars the path holds, no two touching
+    # When the path must hold exactly `capacity` stars, every run of neighbouring cells holds as many as it can: a
+    # run of odd length has a star on every other cell from its ends (`stars`) and none between (`empties`); a run
+    # of two holds one star on one of its two cells (`pairs`: the cells of every such run).
+    stars: Cells
+    empties: Cells
+    pairs: Cells
+
+
+def path_room(path: Cells, step: int = 1) -> PathRoom:
+    """The room on a path whose cells are `step` bits apart, read run by run: the counter's strips and the grader's
+    rows, columns and bands all ask it. Stars on a path touch when they are neighbours along it (a band folded onto
+    one line: stars in the same or neighbouring columns of two neighbouring rows touch), so a run of length m holds
+    at most (m + 1) // 2, and a set of runs holds the sum: choosing in one run never constrains another."""
+    capacity = stars = empties = pairs = 0
+    while path:
+        low = path & -path
+        run = low
+        length = 1
+        following = low << step
+        while path & following:
+            run |= following
+            length += 1
+            following <<= step
+        path ^= run
+        capacity += (length + 1) // 2
+        if length % 2:
+            cell = low
+            for offset in range(length):
+                if offset % 2:
+                    empties |= cell
+                else:
+                    stars |= cell
+                cell <<= step
+        elif length == 2:
+            pairs |= run
+    return PathRoom(capacity, stars, empties, pairs)
+
+
+class UnitLimits(NamedTuple):
+    """What caps the ways to place stars (see `way_families`) besides touching: the unit masks, for each cell the
+    positions of its units among them, and the most stars each unit may still take."""
+
+    masks: tuple[Cells, ...]
+    units_of_cell: tuple[tuple[int, ...], ...]
+    lack: tuple[int, ...]
+
+
+def way_families(
+    free: Cells, need: int, neighbours: tuple[Cells, ...], limits: UnitLimits | None = None
+) -> Iterator[tuple[Cells, Cells]]:
+    """Every way to put `need` (one or more) stars on the cells `free`, no two touching (`neighbours[cell]`: the
+    cells touching it) and, with `limits`, no unit getting more than it may take. The ways come in families that
+    share all their stars but the last, as (those stars, the cells any one of which completes them: never empty),
+    in lexicographic order of cells (every way holding the lowest cell first, a family's ways by their last cell).
+
+    The counter's small regions, the grader's cases and its room in a region are all this enumeration, each folding
+    the ways its own way and stopping when it has learnt enough; a family folds in one go what its ways share."""
+    if limits is not None:
+        for mask, most in zip(limits.masks, limits.lack, strict=True):
+            if most <= 0:
+                free &= ~mask
+    if need == 1:
+        if free:
+            yield 0, free
+        return
+    # Depth first, the ways taking the lowest allowed cell before those skipping it: (cells that may still join,
+    # stars still to place, the stars chosen so far).
+    stack = [(free, need, 0)]
+    while stack:
+        allowed, left, chosen = stack.pop()
+        if left == 2:  # the last two stars as a plain loop (most units need two: the common case)
+            while allowed:
+                low = allowed & -allowed
+                allowed ^= low
+                partners = allowed & ~neighbours[low.bit_length() - 1]
+                if limits is not None:
+                    partners &= _room_left(limits, chosen | low, low)
+                if partners:
+                    yield chosen | low, partners
+            continue
+        if allowed.bit_count() < left:
+            continue
+        low = allowed & -allowed
+        rest = allowed ^ low
+        stack.append((rest, left, chosen))
+        grown = chosen | low
+        rest &= ~neighbours[low.bit_length() - 1]
+        if limits is not None:
+            rest &= _room_left(limits, grown, low)
+        stack.append((rest, left - 1, grown))
+
+
+def _room_left(limits: UnitLimits, chosen: Cells, low: Cells) -> Cells:
+    """Every cell but those of the units of `low` (a cell of `chosen`) that `chosen` fills to their limit."""
+    masks, lack = limits.masks, limits.lack
+    kept = -1
+    for j in limits.units_of_cell[low.bit_length() - 1]:
+        if (chosen & masks[j]).bit_count() >= lack[j]:
+            kept &= ~masks[j]
+    return kept
 
 
 @dataclass(frozen=True)
@@ -245,18 +356,18 @@ def board_geometry(size: int, stars: int, regions: tuple[int, ...]) -> BoardGeom
             [(row, column, region_masks[g]) for (row, column), g in zip(shared.cell_lines, regions, strict=True)]
         ),
         regions_transposed=tuple(transposed_regions),
-        strips=_strips(n, region_masks),
-        strips_transposed=_strips(n, transposed_regions),
+        strips=_strips(shared.row_bands, region_masks),
+        strips_transposed=_strips(shared.row_bands, transposed_regions),
         regions=regions,
     )
 
 
-def _strips(n: int, regions: list[Cells]) -> tuple[Strip, ...]:
-    strips = []
-    for top in range(n - 1):
-        band = ((1 << (2 * n)) - 1) << (top * n)
-        strips.append((top, tuple((index, mask & band) for index, mask in enumerate(regions) if mask & band)))
-    return tuple(strips)
+def _strips(bands: tuple[Cells, ...], regions: list[Cells]) -> tuple[Strip, ...]:
+    """Each band of two rows (the grid's `row_bands`) cut by region."""
+    return tuple(
+        (top, tuple((index, mask & band) for index, mask in enumerate(regions) if mask & band))
+        for top, band in enumerate(bands)
+    )
 
 
 def _spread_tables(n: int) -> tuple[tuple[int, int, tuple[Cells, ...]], ...]:

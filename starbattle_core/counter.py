@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .board_tables import BoardGeometry, board_geometry, touching_all
+from .board_tables import BoardGeometry, board_geometry, touching_all, way_families
 from .pigeonhole import band_deductions
 from .puzzle import Cells, InputError, Puzzle
 from .sat_counter import sat_solutions
@@ -207,46 +207,33 @@ def _place_all(tables: BoardGeometry, stars: Cells, open_cells: Cells, new: Cell
 _ENUMERATED_REGION = 12
 
 
-def _unit_options(cells: Cells, need: int, closes: tuple[Cells, ...]) -> tuple[bool, Cells, Cells, Cells]:
-    """The placements of `need` non-touching stars on `cells`: whether there is any, the cells used by some, the
-    cells used by all, and the cells outside `cells` touched by every placement. Stops as soon as nothing more
-    can be learnt (every cell used by some placement, none by all, no outside cell touched by all)."""
+def _unit_options(cells: Cells, need: int, tables: BoardGeometry) -> tuple[bool, Cells, Cells, Cells]:
+    """The placements of `need` non-touching stars on `cells` (`way_families`, the grader's enumeration too):
+    whether there is any, the cells used by some, the cells used by all, and the cells outside `cells` touched by
+    every placement. Stops as soon as nothing more can be learnt (every cell used by some placement, none by all,
+    no outside cell touched by all)."""
+    closes = tables.closes
     anywhere = 0
     everywhere = cells
     attacked = -1
-    if need == 2:  # the common case, as plain loops over pairs
-        rest = cells
+    for stem, lasts in way_families(cells, need, tables.neighbours):
+        anywhere |= stem | lasts
+        everywhere &= stem if lasts & (lasts - 1) else stem | lasts
+        # What every placement of the family touches: what its shared stars close, and what every last one does.
+        touched = -1
+        rest = lasts
         while rest:
-            first = rest & -rest
-            rest ^= first
-            around = closes[first.bit_length() - 1]
-            partners = rest & ~around
-            while partners:
-                second = partners & -partners
-                partners ^= second
-                pair = first | second
-                anywhere |= pair
-                everywhere &= pair
-                attacked &= around | closes[second.bit_length() - 1]
-            if anywhere == cells and not everywhere and not attacked & ~cells:
-                break
-    else:
-        stack = [(cells, need, 0, 0)]
-        while stack:
-            free, left, placed, touched = stack.pop()
-            if not left:
-                anywhere |= placed
-                everywhere &= placed
-                attacked &= touched
-                if anywhere == cells and not everywhere and not attacked & ~cells:
-                    break
-                continue
-            if free.bit_count() < left:
-                continue
-            low = free & -free
-            stack.append((free ^ low, left, placed, touched))
-            around = closes[low.bit_length() - 1]
-            stack.append((free & ~around, left - 1, placed | low, touched | around))
+            low = rest & -rest
+            touched &= closes[low.bit_length() - 1]
+            rest ^= low
+        rest = stem
+        while rest:
+            low = rest & -rest
+            touched |= closes[low.bit_length() - 1]
+            rest ^= low
+        attacked &= touched
+        if anywhere == cells and not everywhere and not attacked & ~cells:
+            break
     if not anywhere:
         return False, 0, 0, 0
     return True, anywhere, everywhere, attacked & ~cells
@@ -397,7 +384,7 @@ class _Search:
                         key = cells * 16 + need
                         options = memo.get(key)
                         if options is None:
-                            options = memo[key] = _unit_options(cells, need, closes)
+                            options = memo[key] = _unit_options(cells, need, tables)
                         possible, anywhere, everywhere, attacked = options
                         if not possible:
                             return None

@@ -9,38 +9,19 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-from .board_tables import BoardGeometry, Strip
+from .board_tables import BoardGeometry, Strip, path_room
 from .puzzle import Cells
 
 
-def _strip_tightness(columns: Cells) -> tuple[int, Cells, Cells]:
-    """How many stars fit in a strip of one or two rows whose open columns are `columns` (stars in a strip sit in
-    distinct, non-adjacent columns), and, when the strip must take exactly that many: the columns that must hold
-    a star (even offsets of odd runs) and the columns that must stay empty (odd offsets of odd runs)."""
-    capacity = 0
-    star_columns = 0
-    empty_columns = 0
-    while columns:
-        low = columns & -columns
-        run = ((columns + low) & ~columns) - low  # the run of ones starting at `low`
-        length = run.bit_count()
-        capacity += (length + 1) // 2
-        if length % 2:
-            evens = 0
-            for i in range(0, length, 2):
-                evens |= low << i
-            star_columns |= evens
-            empty_columns |= run & ~evens
-        columns &= ~run
-    return capacity, star_columns, empty_columns
-
-
 class _TightTable(dict[Cells, tuple[int, Cells, Cells]]):
-    """Strip tightness by open columns, filled on first use and shared by every board size (at most 2**size
-    patterns each, in practice far fewer)."""
+    """How many stars fit in a strip of one or two rows whose open columns are `columns`, and, when the strip must
+    take exactly that many: the columns that must hold a star (even offsets of odd runs) and the columns that must
+    stay empty (odd offsets of odd runs). The room on a path (`board_tables.path_room`, what the grader reads its
+    rows, columns and bands with), filled on first use and shared by every board size (at most 2**size patterns
+    each, in practice far fewer)."""
 
     def __missing__(self, columns: Cells) -> tuple[int, Cells, Cells]:
-        value = self[columns] = _strip_tightness(columns)
+        value = self[columns] = path_room(columns)[:3]
         return value
 
 

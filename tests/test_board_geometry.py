@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from itertools import combinations, pairwise
 
 import pytest
 from conftest import shared_file
@@ -14,7 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_counter import region_map
 
-from starbattle_core.board_tables import board_geometry, grid, touching_all, touching_any
+from starbattle_core.board_tables import (
+    UnitLimits,
+    board_geometry,
+    grid,
+    path_room,
+    touching_all,
+    touching_any,
+    way_families,
+)
 from starbattle_core.counter import Solutions, clear_caches, count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import shape
@@ -112,6 +121,74 @@ def test_touching_helpers_match_their_definitions(cells: int, candidates: int) -
     assert touching_any(cells, six.neighbours) == sum(
         1 << j for j in range(36) if any(six.neighbours[i] >> j & 1 for i in members)
     )
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(size=st.integers(1, 9), positions=st.integers(0, (1 << 9) - 1), column=st.booleans())
+def test_path_room_matches_every_best_way_to_fill_the_path(size: int, positions: int, column: bool) -> None:
+    """Against brute force over every set of non-neighbouring positions: the capacity is the largest, the stars are
+    the cells in every largest set, the empties those in none, the pairs the runs of exactly two cells. The path is
+    read along a row (step 1) or down a column (step `size`)."""
+    positions &= (1 << size) - 1
+    step = size if column else 1
+    open_positions = [p for p in range(size) if positions >> p & 1]
+    best: list[set[int]] = []
+    for count in range(len(open_positions), -1, -1):
+        best = [
+            set(chosen) for chosen in combinations(open_positions, count) if all(b - a > 1 for a, b in pairwise(chosen))
+        ]
+        if best:
+            break
+    runs: list[list[int]] = []
+    for p in open_positions:
+        if runs and runs[-1][-1] == p - 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+
+    def cells(chosen: set[int] | list[int]) -> int:
+        return sum(1 << (p * step) for p in chosen)
+
+    room = path_room(cells(open_positions), step)
+    assert room.capacity == len(best[0])
+    assert room.stars == cells(set.intersection(*best))
+    assert room.empties == cells(set(open_positions) - set.union(*best))
+    assert room.pairs == cells([p for run in runs if len(run) == 2 for p in run])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    size=st.integers(4, 6),
+    free=st.integers(0, (1 << 36) - 1),
+    need=st.integers(1, 3),
+    lacks=st.none() | st.lists(st.integers(-1, 2), min_size=18, max_size=18),
+    seed=st.integers(0, 10**6),
+)
+def test_way_families_are_every_way_in_lexicographic_order(
+    size: int, free: int, need: int, lacks: list[int] | None, seed: int
+) -> None:
+    """The ways of `way_families` (each family's stars plus one of its last cells) are exactly the sets of `need`
+    free cells with no two touching and no unit over its limit, in the order `combinations` lists them (every way
+    holding the lowest cell first); no family is empty."""
+    board = board_geometry(size, 1, tuple(region_map(size, 1, seed)))
+    free &= board.all_cells
+    limits = None
+    if lacks is not None:
+        limits = UnitLimits(board.units, board.units_of_cell, tuple(lacks[: 3 * size]))
+    found = []
+    for stem, lasts in way_families(free, need, board.neighbours, limits):
+        assert lasts and not stem & lasts
+        found += [stem | 1 << cell for cell in range(size * size) if lasts >> cell & 1]
+    expected = [
+        sum(1 << cell for cell in chosen)
+        for chosen in combinations([cell for cell in range(size * size) if free >> cell & 1], need)
+        if not any(board.neighbours[a] >> b & 1 for a, b in combinations(chosen, 2))
+        and (
+            limits is None
+            or all(sum(board.units[j] >> cell & 1 for cell in chosen) <= most for j, most in enumerate(limits.lack))
+        )
+    ]
+    assert found == expected
 
 
 def test_a_puzzle_reads_its_masks_from_its_geometry() -> None:

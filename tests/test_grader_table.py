@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 
 import pytest
 
-from starbattle_core.grader import QUEENS_TECHNIQUES, STARBATTLE_TECHNIQUES, Technique
+from starbattle_core.grader import QUEENS_TECHNIQUES, STARBATTLE_TECHNIQUES, Technique, table
 
 
 @pytest.mark.parametrize("table", [STARBATTLE_TECHNIQUES, QUEENS_TECHNIQUES], ids=["starbattle", "queens"])
@@ -16,6 +17,14 @@ def test_the_table_is_written_in_solve_order(table: tuple[Technique, ...]) -> No
     assert not out_of_order and costs == sorted(costs)
     assert len({t.code for t in table}) == len(table) and len({t.name for t in table}) == len(table)
     assert all(t.enabled for t in table)
+
+
+def test_every_row_is_written_out_in_the_source_in_solve_order() -> None:
+    """HoDoKu's style: a reader finds each technique's row, with its code as a literal, in table.py, in the order the
+    solver tries them (no row built by a loop or a format string)."""
+    source = inspect.getsource(table)
+    positions = [source.find(f'"{t.code}"') for t in STARBATTLE_TECHNIQUES + QUEENS_TECHNIQUES]
+    assert -1 not in positions and positions == sorted(positions)
 
 
 def test_hypothetical_codes_name_their_family() -> None:

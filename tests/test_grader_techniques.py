@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from conftest import shared_file
 
+from starbattle_core.board_tables import path_room
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import Geometry, State, grade
 from starbattle_core.grader.basic import one_star_attack, star_neighbours, unit_complete, unit_fill
@@ -19,7 +20,6 @@ from starbattle_core.grader.propagation import (
     CASES,
     CONFINE,
     TRIVIAL,
-    chain_capacity,
     fits,
     placements,
     propagate,
@@ -222,7 +222,7 @@ def test_whole_board_chain_of_chains_moves_a_board_nothing_cheaper_moves() -> No
 
 
 def test_room_and_propagation() -> None:
-    assert chain_capacity(0b1111, 1) == 2 and chain_capacity(0b10101, 1) == 3 and chain_capacity(0, 1) == 0
+    assert path_room(0b1111).capacity == 2 and path_room(0b10101).capacity == 3 and path_room(0).capacity == 0
     g = board(SIX)
     block = cells(g, "R1C1", "R1C2", "R2C1", "R2C2")
     assert fits(g.neighbours, block, 1) and not fits(g.neighbours, block, 2)

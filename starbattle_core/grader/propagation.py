@@ -1,5 +1,7 @@
 """Fast reasoning on bit masks, shared by the techniques: how many stars fit in a set of cells, every way to put
-a unit's stars, and propagation of the cheap rules to a fixed point (what a hypothetical watches collapse).
+a unit's stars, and propagation of the cheap rules to a fixed point (what a hypothetical watches collapse). The
+room on a path and the enumeration of ways are the board geometry's (`board_tables`), the counter's too; what is
+here is the grader's policy around them: what it remembers for a solve, its limits, what it folds the ways into.
 
 Propagation is written for speed rather than narration: it works on plain ints, builds no steps, and builds a
 sentence only when it meets a contradiction.
@@ -10,33 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..board_tables import touching_all
+from ..board_tables import UnitLimits, path_room, touching_all, way_families
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
 
 
 def fits(neighbours: tuple[Cells, ...], mask: Cells, need: int) -> bool:
-    """Whether `need` stars fit in `mask` with no two touching (exact search; units are small)."""
-    if need <= 0:
-        return True
-    if mask.bit_count() < need:
-        return False
-    low = mask & -mask
-    cell = low.bit_length() - 1
-    rest = mask ^ low
-    return fits(neighbours, rest & ~neighbours[cell], need - 1) or fits(neighbours, rest, need)
-
-
-def chain_capacity(bits: int, step: int) -> int:
-    """Most stars that fit on a path of cells spaced `step` bits apart (a row, a column, a folded band).
-
-    Taking the lowest free cell each time is optimal on a path."""
-    count = 0
-    while bits:
-        low = bits & -bits
-        bits &= ~(low | (low << step))
-        count += 1
-    return count
+    """Whether `need` stars fit in `mask` with no two touching (exact: the first way `way_families` finds)."""
+    return need <= 0 or next(way_families(mask, need, neighbours), None) is not None
 
 
 def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int:
@@ -49,24 +32,33 @@ def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int:
     # every row, column and band.
     room = geometry.recall.rooms.get(bits)
     if room is None:
-        room = geometry.recall.rooms[bits] = _path_capacity(geometry, unit, bits)
+        path = _folded(geometry, unit, bits)
+        room = geometry.recall.rooms[bits] = path_room(path.cells, path.step).capacity
     return room
 
 
-def _path_capacity(geometry: Geometry, unit: Unit, bits: Cells) -> int:
+class _Path(NamedTuple):
+    """A row, column or band's cells read as a path (`path_room`), shifted to start at bit 0."""
+
+    cells: Cells  # the path: a band's two lines folded onto one
+    step: int  # bits between neighbouring cells along it
+    first: Cells  # the path's cells open in the unit's (first) line
+    second: Cells  # ... and in a band's second line (none for a line)
+    shift: int  # where the unit's first line starts
+    offset: int  # from a band's first line to its second
+
+
+def _folded(geometry: Geometry, unit: Unit, bits: Cells) -> _Path:
+    """The cells `bits` of a row, column or band as a path. Two stars in two neighbouring lines touch unless they
+    are two apart along them, so a band is its two lines folded onto one."""
     n = geometry.size
-    if unit.kind == "row":
-        return chain_capacity(bits >> (unit.index * n), 1)
-    if unit.kind == "column":
-        return chain_capacity(bits >> unit.index, n)
-    if unit.kind == "rows":
-        # Two stars in two neighbouring rows touch unless their columns are two apart: fold the rows onto one.
-        row = (1 << n) - 1
-        folded = ((bits >> (unit.index * n)) | (bits >> ((unit.index + 1) * n))) & row
-        return chain_capacity(folded, 1)
-    first_column = geometry.columns[0].mask
-    folded = ((bits >> unit.index) | (bits >> (unit.index + 1))) & first_column
-    return chain_capacity(folded, n)
+    if unit.kind in ("row", "rows"):
+        shift, step, offset, line = unit.index * n, 1, n, geometry.row_masks[0]
+    else:
+        shift, step, offset, line = unit.index, n, 1, geometry.column_masks[0]
+    first = (bits >> shift) & line
+    second = (bits >> (shift + offset)) & line if unit.kind in ("rows", "columns") else 0
+    return _Path(first | second, step, first, second, shift, offset)
 
 
 def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells) -> tuple[Cells, Cells]:
@@ -84,55 +76,23 @@ def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells) -> tuple[Cell
 
 
 def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Cells]:
-    n = geometry.size
-    if unit.kind == "row":
-        path, step = bits >> (unit.index * n), 1
+    path = _folded(geometry, unit, bits)
 
-        def at(position: int) -> Cells:
-            return 1 << (unit.index * n + position)
-    elif unit.kind == "column":
-        path, step = bits >> unit.index, n
+    def cells_at(positions: Cells) -> Cells:
+        """The unit's open cells at these positions of the path."""
+        return ((positions & path.first) << path.shift) | ((positions & path.second) << (path.shift + path.offset))
 
-        def at(position: int) -> Cells:
-            return 1 << (unit.index + position)
-    elif unit.kind == "rows":
-        path, step = ((bits >> (unit.index * n)) | (bits >> ((unit.index + 1) * n))) & ((1 << n) - 1), 1
-
-        def at(position: int) -> Cells:
-            return ((1 << (unit.index * n + position)) | (1 << ((unit.index + 1) * n + position))) & bits
-    else:
-        path, step = ((bits >> unit.index) | (bits >> (unit.index + 1))) & geometry.columns[0].mask, n
-
-        def at(position: int) -> Cells:
-            return ((1 << (position + unit.index)) | (1 << (position + unit.index + 1))) & bits
-
-    stars = empties = 0
-    for run in _runs(path, step):
-        if len(run) % 2:
-            for i, position in enumerate(run):
-                cells = at(position)
-                if i % 2:
-                    empties |= cells
-                elif cells.bit_count() == 1:
-                    stars |= cells
-        elif len(run) == 2:
-            pair = at(run[0]) | at(run[1])
-            empties |= touching_all(pair, geometry.all_cells & ~pair, geometry.board.closes)
+    room = path_room(path.cells, path.step)
+    # A position of a band open in both lines holds its star in either: only a lone open cell is a star.
+    stars = cells_at(room.stars & ~(path.first & path.second))
+    empties = cells_at(room.empties)
+    pairs = room.pairs
+    while pairs:
+        run = (pairs & -pairs) * (1 | 1 << path.step)
+        pair = cells_at(run)
+        empties |= touching_all(pair, geometry.all_cells & ~pair, geometry.board.closes)
+        pairs ^= run
     return stars, empties
-
-
-def _runs(path: int, step: int) -> list[list[int]]:
-    """Positions (bit indices) of the path's set bits, grouped into runs of neighbours `step` apart."""
-    runs: list[list[int]] = []
-    while path:
-        low = path & -path
-        position = low.bit_length() - 1
-        if runs and runs[-1][-1] + step == position:
-            runs[-1].append(position)
-        else:
-            runs.append([position])
-        path ^= low
-    return runs
 
 
 def region_fits(geometry: Geometry, mask: Cells, need: int) -> bool:
@@ -215,37 +175,20 @@ def ways_summary(geometry: Geometry, ways: list[Cells], lack: tuple[int, ...]) -
 
 def ways_on(geometry: Geometry, free: Cells, need: int, limit: int, lack: tuple[int, ...]) -> list[Cells] | None:
     """Every way to put `need` (one or more) non-touching stars on the cells `free`, no unit of `units` getting
-    more than `lack` of them, in lexicographic order of cells; None past `limit` ways."""
-    masks = geometry.unit_masks
-    units_of_cell = geometry.units_of_cell
-    neighbours = geometry.neighbours
-    for j, mask in enumerate(masks):
-        if lack[j] <= 0:
-            free &= ~mask
+    more than `lack` of them, in lexicographic order of cells (`way_families`, the counter's enumeration too); None
+    past `limit` ways."""
     found: list[Cells] = []
-
-    def extend(allowed: Cells, chosen: Cells, left: int) -> bool:
-        # `allowed`: the cells that may still join `chosen`, past its last cell, touching none of it, in no
-        # unit it already fills.
-        while allowed.bit_count() >= left:
-            low = allowed & -allowed
-            allowed ^= low
-            cell = low.bit_length() - 1
-            grown = chosen | low
-            if left == 1:
-                found.append(grown)
-                if len(found) > limit:
-                    return False
-                continue
-            rest = allowed & ~neighbours[cell]
-            for j in units_of_cell[cell]:
-                if (grown & masks[j]).bit_count() >= lack[j]:
-                    rest &= ~masks[j]
-            if not extend(rest, grown, left - 1):
-                return False
-        return True
-
-    return found if extend(free, 0, need) else None
+    for stem, lasts in way_families(
+        free, need, geometry.neighbours, UnitLimits(geometry.unit_masks, geometry.units_of_cell, lack)
+    ):
+        rest = lasts
+        while rest:
+            low = rest & -rest
+            found.append(stem | low)
+            rest ^= low
+        if len(found) > limit:
+            return None
+    return found
 
 
 class Outcome(NamedTuple):
@@ -334,7 +277,7 @@ def propagate(
                 room = rooms.get(own)
                 if room is None:
                     shift, step = paths[i]
-                    room = rooms[own] = chain_capacity(own >> shift, step)
+                    room = rooms[own] = path_room(own >> shift, step).capacity
                 if room < need:
                     return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
                 if room == need:

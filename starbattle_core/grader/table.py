@@ -572,19 +572,22 @@ QUEENS_TECHNIQUES: tuple[Technique, ...] = (
     _queen("region inside a line", "Q2R", 2, "confinement", union_confinement, inner="regions", size=1),
     _queen("line inside a region", "Q2L", 2, "confinement", union_confinement, inner="lines", size=1),
     _queen("attack from a unit", "Q2A", 2, "confinement", one_star_attack, max_open=999),
-    *(
-        _queen(
-            f"{k} {side} inside {k} {other}",
-            f"Q3{side[0].upper()}{k}",
-            3,
-            "pigeonhole",
-            union_confinement,
-            inner=side,
-            size=k,
-        )
-        for k in range(2, 10)
-        for side, other in (("regions", "lines"), ("lines", "regions"))
-    ),
+    _queen("2 regions inside 2 lines", "Q3R2", 3, "pigeonhole", union_confinement, inner="regions", size=2),
+    _queen("2 lines inside 2 regions", "Q3L2", 3, "pigeonhole", union_confinement, inner="lines", size=2),
+    _queen("3 regions inside 3 lines", "Q3R3", 3, "pigeonhole", union_confinement, inner="regions", size=3),
+    _queen("3 lines inside 3 regions", "Q3L3", 3, "pigeonhole", union_confinement, inner="lines", size=3),
+    _queen("4 regions inside 4 lines", "Q3R4", 3, "pigeonhole", union_confinement, inner="regions", size=4),
+    _queen("4 lines inside 4 regions", "Q3L4", 3, "pigeonhole", union_confinement, inner="lines", size=4),
+    _queen("5 regions inside 5 lines", "Q3R5", 3, "pigeonhole", union_confinement, inner="regions", size=5),
+    _queen("5 lines inside 5 regions", "Q3L5", 3, "pigeonhole", union_confinement, inner="lines", size=5),
+    _queen("6 regions inside 6 lines", "Q3R6", 3, "pigeonhole", union_confinement, inner="regions", size=6),
+    _queen("6 lines inside 6 regions", "Q3L6", 3, "pigeonhole", union_confinement, inner="lines", size=6),
+    _queen("7 regions inside 7 lines", "Q3R7", 3, "pigeonhole", union_confinement, inner="regions", size=7),
+    _queen("7 lines inside 7 regions", "Q3L7", 3, "pigeonhole", union_confinement, inner="lines", size=7),
+    _queen("8 regions inside 8 lines", "Q3R8", 3, "pigeonhole", union_confinement, inner="regions", size=8),
+    _queen("8 lines inside 8 regions", "Q3L8", 3, "pigeonhole", union_confinement, inner="lines", size=8),
+    _queen("9 regions inside 9 lines", "Q3R9", 3, "pigeonhole", union_confinement, inner="regions", size=9),
+    _queen("9 lines inside 9 regions", "Q3L9", 3, "pigeonhole", union_confinement, inner="lines", size=9),
     _queen(
         "assume a queen, chain", "Q4S", 4, "hypothetical", assumption, assume="star", level=ATTACK, budget=0, depth=1
     ),
