@@ -13,8 +13,8 @@ Two layers, each built once and cached by what it depends on:
 checks identity), so a mask is never built twice for one board. The reasoning both read off the masks is here too,
 written once: the cells touching all or any of a set, the room on a path of cells (`path_room`: the counter's
 strips, the grader's rows, columns and bands) and every way to place stars (`way_families`: the counter's small
-regions, the grader's cases and room in a region); each side keeps its own loop around them. Both are frozen: what a solve remembers lives with
-the solve, never here.
+regions, the grader's cases and room in a region); each side keeps its own loop around them. Both layers are
+frozen: what a solve remembers lives with the solve, never here.
 """
 
 from __future__ import annotations
@@ -101,6 +101,9 @@ class UnitLimits(NamedTuple):
     lack: tuple[int, ...]
 
 
+_NO_LIMITS = UnitLimits((), (), ())
+
+
 def way_families(
     free: Cells, need: int, neighbours: tuple[Cells, ...], limits: UnitLimits | None = None
 ) -> Iterator[tuple[Cells, Cells]]:
@@ -111,8 +114,9 @@ def way_families(
 
     The counter's small regions, the grader's cases and its room in a region are all this enumeration, each folding
     the ways its own way and stopping when it has learnt enough; a family folds in one go what its ways share."""
+    masks, units_of_cell, lack = limits if limits is not None else _NO_LIMITS
     if limits is not None:
-        for mask, most in zip(limits.masks, limits.lack, strict=True):
+        for mask, most in zip(masks, lack, strict=True):
             if most <= 0:
                 free &= ~mask
     if need == 1:
@@ -120,7 +124,8 @@ def way_families(
             yield 0, free
         return
     # Depth first, the ways taking the lowest allowed cell before those skipping it: (cells that may still join,
-    # stars still to place, the stars chosen so far).
+    # stars still to place, the stars chosen so far). A cell taken closes its neighbours and every unit of its own
+    # that the stars chosen fill to their limit.
     stack = [(free, need, 0)]
     while stack:
         allowed, left, chosen = stack.pop()
@@ -128,11 +133,15 @@ def way_families(
             while allowed:
                 low = allowed & -allowed
                 allowed ^= low
-                partners = allowed & ~neighbours[low.bit_length() - 1]
+                cell = low.bit_length() - 1
+                partners = allowed & ~neighbours[cell]
+                grown = chosen | low
                 if limits is not None:
-                    partners &= _room_left(limits, chosen | low, low)
+                    for j in units_of_cell[cell]:
+                        if (grown & masks[j]).bit_count() >= lack[j]:
+                            partners &= ~masks[j]
                 if partners:
-                    yield chosen | low, partners
+                    yield grown, partners
             continue
         if allowed.bit_count() < left:
             continue
@@ -140,20 +149,13 @@ def way_families(
         rest = allowed ^ low
         stack.append((rest, left, chosen))
         grown = chosen | low
-        rest &= ~neighbours[low.bit_length() - 1]
+        cell = low.bit_length() - 1
+        rest &= ~neighbours[cell]
         if limits is not None:
-            rest &= _room_left(limits, grown, low)
+            for j in units_of_cell[cell]:
+                if (grown & masks[j]).bit_count() >= lack[j]:
+                    rest &= ~masks[j]
         stack.append((rest, left - 1, grown))
-
-
-def _room_left(limits: UnitLimits, chosen: Cells, low: Cells) -> Cells:
-    """Every cell but those of the units of `low` (a cell of `chosen`) that `chosen` fills to their limit."""
-    masks, lack = limits.masks, limits.lack
-    kept = -1
-    for j in limits.units_of_cell[low.bit_length() - 1]:
-        if (chosen & masks[j]).bit_count() >= lack[j]:
-            kept &= ~masks[j]
-    return kept
 
 
 @dataclass(frozen=True)
