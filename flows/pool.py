@@ -2,10 +2,18 @@
 
 A terminal's Ctrl-C reaches the whole foreground job, the pool's workers too, and each worker used to print its own
 KeyboardInterrupt traceback; and Prefect's runner, leaving its block, waits for the stage tasks still running, which
-kept a stopped `daily` going for minutes. So the workers ignore SIGINT (the CLI in the parent handles it), and a
-block left by an interrupt or SIGTERM (a KeyboardInterrupt from the CLI's handler, a SystemExit) ends the workers
-before Prefect shuts the pool down. The work they drop was never written: boards are published in the parent, each
-in its own transaction (flows/daily.py), so the next run generates them again.
+kept a stopped `daily` going for minutes. So the workers ignore SIGINT and block it (the CLI in the parent handles
+it), and a block left by an interrupt or SIGTERM (a KeyboardInterrupt from the CLI's handler, a SystemExit) ends the
+workers before Prefect shuts the pool down. The work they drop was never written: boards are published in the
+parent, each in its own transaction (flows/daily.py), so the next run generates them again.
+
+Ignoring SIGINT is not enough: the counter's SAT solver (python-sat, starbattle_core/sat_counter.py) installs its own
+C handler for SIGINT for the length of every solve on the main thread, whatever the disposition before, and a Ctrl-C
+landing then raised `pysolvers.error('Caught keyboard interrupt')` inside `count_solutions`: the stage task failed
+and its traceback reached the terminal (about 1 Ctrl-C of `daily` in 13), and the handler, left installed, crashed
+the worker at the next SIGINT (a BrokenProcessPool, or `double free or corruption`). A blocked signal reaches no
+handler, and a worker's threads inherit the block from the initializer, which runs before any of them starts
+(`python bench/stop_stress.py`, README).
 
 A task run goes to a worker the way flows/submission.py ships it to a Dask worker too: the settings as objects,
 one API client per worker process, its upstream edges collected before Prefect resolves the futures. Prefect's
@@ -36,8 +44,9 @@ STOP_SECONDS = 5.0  # a worker given SIGTERM that has not ended by then is kille
 
 
 def ignore_interrupts() -> None:
-    """Run in each worker when it starts: a Ctrl-C is for the parent alone."""
+    """Run in each worker when it starts: a Ctrl-C is for the parent alone, and no library's handler sees it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 class StoppablePool(ProcessPoolTaskRunner):
