@@ -119,9 +119,19 @@ def end_workers() -> None:
             worker.join()
 
 
+class PoolWorkerExit(RuntimeError):
+    """Prefect's task engine in a pool worker asked to end the process: the task run is over, without a state."""
+
+
 def run_in_pool_worker(task: Any, *, env: dict[str, str], **run: Any) -> Any:
     """In a pool worker: one task run (its final state) with the flow's environment set for its length, as Prefect's
-    own worker function does, then the run's events flushed to the parent before the result goes back."""
+    own worker function does, then the run's events flushed to the parent before the result goes back.
+
+    Prefect's `handle_engine_signals` ends the process when its task engine fails (`exit(1)`, after logging the error)
+    or has already settled the run (`exit(0)`). In a pool worker that SystemExit only goes back to the parent as the
+    call's exception, and Prefect's chained future there passes on an Exception alone: the SystemExit escaped the
+    pool's manager thread, which ended, and no task run's end reached the funnel again (it waited for ever). So it
+    goes back as an ordinary error, which fails the run that waits for it."""
     outside = os.environ.copy()
     os.environ.update(env)
     try:
@@ -133,6 +143,12 @@ def run_in_pool_worker(task: Any, *, env: dict[str, str], **run: Any) -> Any:
             except Exception:  # a lost event is not worth the run: Prefect's own worker function does the same
                 get_logger("task_runner").debug("could not flush the worker's events to the parent", exc_info=True)
             return state
+    except SystemExit as ended:
+        name = getattr(task, "name", "a task")
+        raise PoolWorkerExit(
+            f"Prefect's task engine ended {name}'s run in pool worker {os.getpid()} with exit({ended.code}) "
+            "(its error is in the run's log)"
+        ) from None
     finally:
         os.environ.clear()
         os.environ.update(outside)

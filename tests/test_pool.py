@@ -1,6 +1,7 @@
 """The process pool the flows generate on (flows/pool.py), with its real spawned workers and Prefect's initializer
-and ours, given plain functions (no Prefect server): a Ctrl-C never reaches anything in a worker, and ending the
-workers mid-count leaves neither a worker nor a line on stderr.
+and ours, given plain functions (no Prefect server): a Ctrl-C never reaches anything in a worker, ending the workers
+mid-count leaves neither a worker nor a line on stderr, and a task engine that exits in a worker still hands its
+task's end back to the parent.
 """
 
 from __future__ import annotations
@@ -8,12 +9,17 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import signal
+import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
+from prefect.futures import PrefectConcurrentFuture
+from prefect.task_runners import _ChainedFuture, _UnpicklingFuture
+from prefect.utilities.callables import cloudpickle_wrapped_call
 
-from flows.pool import STOP_SECONDS, StoppablePool, end_workers
+from flows.pool import STOP_SECONDS, PoolWorkerExit, StoppablePool, end_workers, run_in_pool_worker
 from starbattle_core import count_solutions
 from starbattle_core.formats import puzzle_from_json
 
@@ -83,3 +89,35 @@ def test_a_ctrl_c_never_reaches_a_worker_s_count_and_ending_the_workers_leaves_n
         with pytest.raises(concurrent.futures.process.BrokenProcessPool):
             counting.result(timeout=60)
     assert "Traceback" not in capfd.readouterr().err
+
+
+def _delivered(process_future: concurrent.futures.Future[bytes]) -> tuple[threading.Event, PrefectConcurrentFuture]:
+    """Prefect's future for a process-pool task run whose call is `process_future` (the chain its
+    ProcessPoolTaskRunner.submit builds), and an event set when the future's completion reaches its callback."""
+    resolution: concurrent.futures.Future[concurrent.futures.Future[bytes]] = concurrent.futures.Future()
+    future: PrefectConcurrentFuture = PrefectConcurrentFuture(
+        task_run_id=uuid.uuid4(), wrapped_future=_UnpicklingFuture(_ChainedFuture(resolution))
+    )
+    delivered = threading.Event()
+    future.add_done_callback(lambda _: delivered.set())
+    resolution.set_result(process_future)
+    return delivered, future
+
+
+def test_a_task_engine_that_exits_in_a_worker_still_hands_the_task_s_end_back(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Prefect's `handle_engine_signals` ends the process (`exit(1)`) when its task engine fails, here a run with no
+    context; as the call's exception a SystemExit escaped the pool's manager thread, which died, and no task run's
+    end reached the funnel again (a hang under load)."""
+    with StoppablePool(max_workers=1) as pool:
+        call = cloudpickle_wrapped_call(run_in_pool_worker, None, env={}, task_run_id=uuid.uuid4(), context={})
+        delivered, future = _delivered(_executor(pool).submit(call))
+        assert delivered.wait(START_SECONDS), "the task run's end never reached its future's callback"
+        with pytest.raises(PoolWorkerExit, match="exit"):
+            future.result(timeout=1)
+        # The pool goes on: its manager thread is alive and the worker takes the next call.
+        ready, stop = tmp_path / "ready", tmp_path / "stop"
+        stop.touch()
+        assert _executor(pool).submit(count_until, str(ready), str(stop)).result(timeout=60) == 0
+    capfd.readouterr()  # the engine's own error log (its traceback) is the worker's to print
