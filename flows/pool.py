@@ -26,8 +26,9 @@ import concurrent.futures
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from prefect.engine import handle_engine_signals
@@ -39,6 +40,7 @@ from prefect.utilities.callables import cloudpickle_wrapped_call
 from prefect.utilities.engine import resolve_inputs_sync
 
 from flows.submission import run_in_worker, upstream_inputs, with_shipped_settings
+from flows.watchdog import FunnelStalled
 
 STOP_SECONDS = 5.0  # a worker given SIGTERM that has not ended by then is killed
 
@@ -100,8 +102,22 @@ class StoppablePool(ProcessPoolTaskRunner):
         )
         return self._executor.submit(call)
 
+    def stalled(self) -> str | None:
+        """Why none of the task runs submitted can finish any more, or None (for flows/watchdog.py): the thread
+        that hands the workers' results back has ended, or one of the threads that send runs to the workers."""
+        executor, resolvers = self._executor, self._resolver_executor
+        if executor is None or resolvers is None:
+            return "the process pool is shut down"
+        manager = cast(threading.Thread | None, executor._executor_manager_thread)  # typeshed says _ThreadWakeup
+        if manager is not None and not manager.is_alive() and executor._pending_work_items:
+            return "the process pool's manager thread has ended"
+        if any(not thread.is_alive() for thread in resolvers._threads):
+            return "a thread of the process pool's resolver has ended"
+        return None
+
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
-        if exc_type is not None and not issubclass(exc_type, Exception):
+        # A stalled funnel too: a worker may be stuck in its task, and Prefect's shutdown would wait for it for ever.
+        if exc_type is not None and (not issubclass(exc_type, Exception) or issubclass(exc_type, FunnelStalled)):
             end_workers()
         super().__exit__(exc_type, exc_value, traceback)
 

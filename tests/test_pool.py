@@ -1,18 +1,22 @@
 """The process pool the flows generate on (flows/pool.py), with its real spawned workers and Prefect's initializer
 and ours, given plain functions (no Prefect server): a Ctrl-C never reaches anything in a worker, ending the workers
-mid-count leaves neither a worker nor a line on stderr, and a task engine that exits in a worker still hands its
-task's end back to the parent.
+mid-count leaves neither a worker nor a line on stderr, a task engine that exits in a worker still hands its task's
+end back to the parent, and a pool that can no longer finish anything says so (for flows/watchdog.py) and is ended
+at once.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from prefect.futures import PrefectConcurrentFuture
@@ -20,6 +24,7 @@ from prefect.task_runners import _ChainedFuture, _UnpicklingFuture
 from prefect.utilities.callables import cloudpickle_wrapped_call
 
 from flows.pool import STOP_SECONDS, PoolWorkerExit, StoppablePool, end_workers, run_in_pool_worker
+from flows.watchdog import FunnelStalled
 from starbattle_core import count_solutions
 from starbattle_core.formats import puzzle_from_json
 
@@ -85,7 +90,7 @@ def test_a_ctrl_c_never_reaches_a_worker_s_count_and_ending_the_workers_leaves_n
         _wait_for(ready, counting)
         ended = time.monotonic()
         end_workers()
-        assert time.monotonic() - ended < STOP_SECONDS and not worker.is_alive()
+        assert time.monotonic() - ended < STOP_SECONDS and not worker.is_alive(), multiprocessing.active_children()
         with pytest.raises(concurrent.futures.process.BrokenProcessPool):
             counting.result(timeout=60)
     assert "Traceback" not in capfd.readouterr().err
@@ -121,3 +126,37 @@ def test_a_task_engine_that_exits_in_a_worker_still_hands_the_task_s_end_back(
         stop.touch()
         assert _executor(pool).submit(count_until, str(ready), str(stop)).result(timeout=60) == 0
     capfd.readouterr()  # the engine's own error log (its traceback) is the worker's to print
+
+
+# The manager thread's end is the point: pytest reports the SystemExit that ended it.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_pool_whose_manager_thread_ended_says_it_can_no_longer_finish_anything() -> None:
+    with StoppablePool(max_workers=1) as pool:
+        assert pool.stalled() is None
+        # A bare SystemExit as the call's exception, as Prefect's engine gave before run_in_pool_worker turned it into
+        # an error: it escapes the manager thread through Prefect's future chain, and the thread ends.
+        delivered, _ = _delivered(_executor(pool).submit(sys.exit, 3))
+        manager = cast(threading.Thread, _executor(pool)._executor_manager_thread)
+        manager.join(START_SECONDS)
+        assert not manager.is_alive() and not delivered.is_set()
+        _executor(pool).submit(sigint_blocked_in_every_thread)  # never handed back: nothing is left to do it
+        assert pool.stalled() == "the process pool's manager thread has ended"
+        end_workers()
+
+
+def _stall_at_work(ready: Path, never: Path, workers: list[Any]) -> None:
+    with StoppablePool(max_workers=1) as pool:
+        counting = _executor(pool).submit(count_until, str(ready), str(never))
+        _wait_for(ready, counting)
+        workers.extend(_executor(pool)._processes.values())
+        raise FunnelStalled("a stage task that never ends")
+
+
+def test_a_stalled_funnel_ends_the_workers_instead_of_waiting_for_their_tasks(tmp_path: Path) -> None:
+    """Prefect's pool, left by an error, waits for the task runs still running: for ever, for a stuck one."""
+    workers: list[Any] = []
+    with pytest.raises(FunnelStalled):
+        _stall_at_work(tmp_path / "ready", tmp_path / "never", workers)
+    [worker] = workers
+    worker.join(STOP_SECONDS)
+    assert not worker.is_alive()
