@@ -56,6 +56,7 @@ class StoppablePool(ProcessPoolTaskRunner):
 
     def __init__(self, max_workers: int | None = None, **options: Any) -> None:
         super().__init__(max_workers=max_workers, initializer=ignore_interrupts, **options)
+        self._workers_ended = False
 
     def submit(
         self,
@@ -119,7 +120,23 @@ class StoppablePool(ProcessPoolTaskRunner):
         # A stalled funnel too: a worker may be stuck in its task, and Prefect's shutdown would wait for it for ever.
         if exc_type is not None and (not issubclass(exc_type, Exception) or issubclass(exc_type, FunnelStalled)):
             end_workers()
-        super().__exit__(exc_type, exc_value, traceback)
+            self._workers_ended = True
+        try:
+            super().__exit__(exc_type, exc_value, traceback)
+        finally:
+            self._workers_ended = False
+
+    def _stop_message_forwarding(self) -> None:
+        """Prefect's, unless the workers were ended: then the thread that forwards their events and logs is left
+        waiting (a daemon thread, gone with the process). A worker ended while writing to their queue holds its
+        lock for ever and may leave half a message: Prefect's shutdown sentinel then never reached the thread
+        (after 5 s it warned, an extra line on the terminal), and the thread writing the sentinel held up the
+        process's exit for ever (a `daily` stopped by Ctrl-C that printed its line and never ended)."""
+        if not self._workers_ended:
+            super()._stop_message_forwarding()
+            return
+        self._subprocess_message_queue = None
+        self._message_forwarding_thread = None
 
 
 def end_workers() -> None:

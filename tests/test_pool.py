@@ -8,9 +8,11 @@ at once.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -42,6 +44,18 @@ def count_until(ready: str, stop: str) -> int:
         count_solutions(board, limit=200)
         counts += 1
     return counts
+
+
+def hold_the_message_queue(ready: str) -> None:
+    """In a worker: take the lock of the queue that carries the workers' events and logs to the parent, as a worker
+    killed halfway through writing an event holds it for ever, and wait."""
+    from prefect.logging import handlers
+
+    sink = handlers._api_log_sink
+    assert isinstance(sink, functools.partial)
+    sink.args[0]._wlock.acquire()
+    Path(ready).touch()
+    time.sleep(3600)
 
 
 def sigint_blocked_in_every_thread() -> bool:
@@ -160,3 +174,35 @@ def test_a_stalled_funnel_ends_the_workers_instead_of_waiting_for_their_tasks(tm
     [worker] = workers
     worker.join(STOP_SECONDS)
     assert not worker.is_alive()
+
+
+STOPPED_WHILE_A_WORKER_WRITES = """
+import sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from test_pool import _executor, _wait_for, hold_the_message_queue
+from flows.pool import StoppablePool
+
+def main():
+    ready = Path(tempfile.mkdtemp()) / "ready"
+    try:
+        with StoppablePool(max_workers=1) as pool:
+            _wait_for(ready, _executor(pool).submit(hold_the_message_queue, str(ready)))
+            stopped = time.monotonic()
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        print(f"{{time.monotonic() - stopped:.1f}}", flush=True)
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_worker_ended_while_writing_to_the_message_queue_holds_up_neither_the_stop_nor_the_exit() -> None:
+    """In a process of its own, as the CLI: the stop, then the process's exit."""
+    script = STOPPED_WHILE_A_WORKER_WRITES.format(tests=str(Path(__file__).parent))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=START_SECONDS, check=False
+    )
+    assert done.returncode == 0 and float(done.stdout) < STOP_SECONDS, (done.stdout, done.stderr)
+    assert "Timed out waiting" not in done.stderr, done.stderr
