@@ -42,7 +42,8 @@ class Watchdog:
         """A future of `waiting` (future -> what it runs) that is done but was never delivered, to be taken as if it
         had been; None to go on waiting. Raises FunnelStalled when none of them can finish any more."""
         for future in waiting:
-            if future.done():
+            # A Prefect future says it is done through the future it wraps (a concurrent or a Dask one).
+            if getattr(future, "wrapped_future", future).done():
                 self.delivered()
                 return future
         stalled = getattr(self.runner, "stalled", None)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+import uuid
 from concurrent.futures import Future
 from typing import Any
 
 import pytest
+from prefect.futures import PrefectConcurrentFuture
 
 from flows.daily import _run_funnel
 from flows.policy import SlotWork, start_work
@@ -44,6 +46,11 @@ def _settle(works: list[SlotWork]) -> Any:
     return publish
 
 
+def _prefect_future(future: Future[Any]) -> PrefectConcurrentFuture[Any]:
+    """What the process pool's `submit` gives: Prefect's future around a concurrent one."""
+    return PrefectConcurrentFuture(task_run_id=uuid.uuid4(), wrapped_future=future)
+
+
 class NeverDone:
     """Takes every submission and never finishes one (a lost worker, a pool with no thread left)."""
 
@@ -51,9 +58,9 @@ class NeverDone:
         self.reason = stalled
         self.submitted = 0
 
-    def submit(self, _task: Any, parameters: dict[str, Any]) -> Future[Any]:  # noqa: ARG002
+    def submit(self, _task: Any, parameters: dict[str, Any]) -> PrefectConcurrentFuture[Any]:  # noqa: ARG002
         self.submitted += 1
-        return Future()
+        return _prefect_future(Future())
 
     def stalled(self) -> str | None:
         return self.reason
@@ -73,11 +80,12 @@ class AtOnce:
     def __init__(self, lose: bool) -> None:
         self.lose = lose
 
-    def submit(self, task: Any, parameters: dict[str, Any]) -> Future[Any]:
+    def submit(self, task: Any, parameters: dict[str, Any]) -> PrefectConcurrentFuture[Any]:
         batch = parameters["batch"]
         future: Future[Any] = LostCallback() if self.lose else Future()
-        future.set_result(task.fn(**{**parameters, "batch": batch.result() if isinstance(batch, Future) else batch}))
-        return future
+        upstream = batch.result() if isinstance(batch, PrefectConcurrentFuture) else batch
+        future.set_result(task.fn(**{**parameters, "batch": upstream}))
+        return _prefect_future(future)
 
 
 def test_stage_tasks_that_never_end_fail_the_funnel_within_its_bound() -> None:
