@@ -110,7 +110,13 @@ class StoppablePool(ProcessPoolTaskRunner):
         if executor is None or resolvers is None:
             return "the process pool is shut down"
         manager = cast(threading.Thread | None, executor._executor_manager_thread)  # typeshed says _ThreadWakeup
-        if manager is not None and not manager.is_alive() and executor._pending_work_items:
+        # Not started yet (ident None) is not ended: the pool sets the thread before it starts it, its work first.
+        if (
+            manager is not None
+            and manager.ident is not None
+            and not manager.is_alive()
+            and executor._pending_work_items
+        ):
             return "the process pool's manager thread has ended"
         if any(not thread.is_alive() for thread in resolvers._threads):
             return "a thread of the process pool's resolver has ended"

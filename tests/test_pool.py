@@ -158,6 +158,20 @@ def test_a_pool_whose_manager_thread_ended_says_it_can_no_longer_finish_anything
         end_workers()
 
 
+def test_a_pool_whose_manager_thread_is_about_to_start_is_not_stalled() -> None:
+    """The first submission records its work, then sets the manager thread, then starts it: a look in between
+    saw an ended thread (a run under load failed 7 s in)."""
+    with StoppablePool(max_workers=1) as pool:
+        executor = _executor(pool)
+        executor._pending_work_items[0] = cast(Any, None)
+        executor._executor_manager_thread = cast(Any, threading.Thread(target=lambda: None))
+        try:
+            assert pool.stalled() is None
+        finally:
+            del executor._pending_work_items[0]
+            executor._executor_manager_thread = None
+
+
 def _stall_at_work(ready: Path, never: Path, workers: list[Any]) -> None:
     with StoppablePool(max_workers=1) as pool:
         counting = _executor(pool).submit(count_until, str(ready), str(never))
