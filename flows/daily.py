@@ -48,6 +48,7 @@ from flows.settings import Settings, load_settings
 from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
 from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
+from flows.watchdog import Watchdog
 from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.generator.funnel import Batch
 from starbattle_core.generator.run import next_batch, settle
@@ -170,15 +171,26 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
         publish()
         start_batches()
 
+    watchdog = Watchdog(runner)
+
     def next_finished() -> PrefectFuture[Batch]:
         # A Ctrl-C or SIGTERM is taken only at the safe points (flows/stop_request.py), never inside Prefect; no
-        # longer than CHECK_SECONDS after it came.
+        # longer than CHECK_SECONDS after it came. A wait that no task run can end any more ends (flows/watchdog.py).
         while True:
             safe_point()
             try:
-                return finished.get(timeout=CHECK_SECONDS)
+                future = finished.get(timeout=CHECK_SECONDS)
             except queue.Empty:
-                continue
+                waiting = {
+                    waited: f"{work.date} {work.slot.name} {STAGE_TASKS[stage].name}"
+                    for waited, (work, stage) in running.items()
+                }
+                taken = watchdog.look(waiting, max(pipeline.slot_budget(work.slot) for work, _ in running.values()))
+                if taken is None:
+                    continue
+                return cast(PrefectFuture[Batch], taken)
+            watchdog.delivered()
+            return future
 
     settle_and_go_on()
     while running or any(work.final is None for work in works):
@@ -186,6 +198,8 @@ def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish:
             settle_and_go_on()
             continue
         future = next_finished()
+        if future not in running:  # the watchdog took it, done, before its callback came
+            continue
         work, stage = running.pop(future)
         batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
         if stage + 1 < len(STAGE_TASKS):

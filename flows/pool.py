@@ -2,10 +2,18 @@
 
 A terminal's Ctrl-C reaches the whole foreground job, the pool's workers too, and each worker used to print its own
 KeyboardInterrupt traceback; and Prefect's runner, leaving its block, waits for the stage tasks still running, which
-kept a stopped `daily` going for minutes. So the workers ignore SIGINT (the CLI in the parent handles it), and a
-block left by an interrupt or SIGTERM (a KeyboardInterrupt from the CLI's handler, a SystemExit) ends the workers
-before Prefect shuts the pool down. The work they drop was never written: boards are published in the parent, each
-in its own transaction (flows/daily.py), so the next run generates them again.
+kept a stopped `daily` going for minutes. So the workers ignore SIGINT and block it (the CLI in the parent handles
+it), and a block left by an interrupt or SIGTERM (a KeyboardInterrupt from the CLI's handler, a SystemExit) ends the
+workers before Prefect shuts the pool down. The work they drop was never written: boards are published in the
+parent, each in its own transaction (flows/daily.py), so the next run generates them again.
+
+Ignoring SIGINT is not enough: the counter's SAT solver (python-sat, starbattle_core/sat_counter.py) installs its own
+C handler for SIGINT for the length of every solve on the main thread, whatever the disposition before, and a Ctrl-C
+landing then raised `pysolvers.error('Caught keyboard interrupt')` inside `count_solutions`: the stage task failed
+and its traceback reached the terminal (about 1 Ctrl-C of `daily` in 13), and the handler, left installed, crashed
+the worker at the next SIGINT (a BrokenProcessPool, or `double free or corruption`). A blocked signal reaches no
+handler, and a worker's threads inherit the block from the initializer, which runs before any of them starts
+(`python bench/stop_stress.py`, README).
 
 A task run goes to a worker the way flows/submission.py ships it to a Dask worker too: the settings as objects,
 one API client per worker process, its upstream edges collected before Prefect resolves the futures. Prefect's
@@ -18,8 +26,9 @@ import concurrent.futures
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from prefect.engine import handle_engine_signals
@@ -31,13 +40,15 @@ from prefect.utilities.callables import cloudpickle_wrapped_call
 from prefect.utilities.engine import resolve_inputs_sync
 
 from flows.submission import run_in_worker, upstream_inputs, with_shipped_settings
+from flows.watchdog import FunnelStalled
 
 STOP_SECONDS = 5.0  # a worker given SIGTERM that has not ended by then is killed
 
 
 def ignore_interrupts() -> None:
-    """Run in each worker when it starts: a Ctrl-C is for the parent alone."""
+    """Run in each worker when it starts: a Ctrl-C is for the parent alone, and no library's handler sees it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 class StoppablePool(ProcessPoolTaskRunner):
@@ -45,6 +56,7 @@ class StoppablePool(ProcessPoolTaskRunner):
 
     def __init__(self, max_workers: int | None = None, **options: Any) -> None:
         super().__init__(max_workers=max_workers, initializer=ignore_interrupts, **options)
+        self._workers_ended = False
 
     def submit(
         self,
@@ -91,10 +103,46 @@ class StoppablePool(ProcessPoolTaskRunner):
         )
         return self._executor.submit(call)
 
+    def stalled(self) -> str | None:
+        """Why none of the task runs submitted can finish any more, or None (for flows/watchdog.py): the thread
+        that hands the workers' results back has ended, or one of the threads that send runs to the workers."""
+        executor, resolvers = self._executor, self._resolver_executor
+        if executor is None or resolvers is None:
+            return "the process pool is shut down"
+        manager = cast(threading.Thread | None, executor._executor_manager_thread)  # typeshed says _ThreadWakeup
+        # Not started yet (ident None) is not ended: the pool sets the thread before it starts it, its work first.
+        if (
+            manager is not None
+            and manager.ident is not None
+            and not manager.is_alive()
+            and executor._pending_work_items
+        ):
+            return "the process pool's manager thread has ended"
+        if any(not thread.is_alive() for thread in resolvers._threads):
+            return "a thread of the process pool's resolver has ended"
+        return None
+
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
-        if exc_type is not None and not issubclass(exc_type, Exception):
+        # A stalled funnel too: a worker may be stuck in its task, and Prefect's shutdown would wait for it for ever.
+        if exc_type is not None and (not issubclass(exc_type, Exception) or issubclass(exc_type, FunnelStalled)):
             end_workers()
-        super().__exit__(exc_type, exc_value, traceback)
+            self._workers_ended = True
+        try:
+            super().__exit__(exc_type, exc_value, traceback)
+        finally:
+            self._workers_ended = False
+
+    def _stop_message_forwarding(self) -> None:
+        """Prefect's, unless the workers were ended: then the thread that forwards their events and logs is left
+        waiting (a daemon thread, gone with the process). A worker ended while writing to their queue holds its
+        lock for ever and may leave half a message: Prefect's shutdown sentinel then never reached the thread
+        (after 5 s it warned, an extra line on the terminal), and the thread writing the sentinel held up the
+        process's exit for ever (a `daily` stopped by Ctrl-C that printed its line and never ended)."""
+        if not self._workers_ended:
+            super()._stop_message_forwarding()
+            return
+        self._subprocess_message_queue = None
+        self._message_forwarding_thread = None
 
 
 def end_workers() -> None:
@@ -110,9 +158,19 @@ def end_workers() -> None:
             worker.join()
 
 
+class PoolWorkerExit(RuntimeError):
+    """Prefect's task engine in a pool worker asked to end the process: the task run is over, without a state."""
+
+
 def run_in_pool_worker(task: Any, *, env: dict[str, str], **run: Any) -> Any:
     """In a pool worker: one task run (its final state) with the flow's environment set for its length, as Prefect's
-    own worker function does, then the run's events flushed to the parent before the result goes back."""
+    own worker function does, then the run's events flushed to the parent before the result goes back.
+
+    Prefect's `handle_engine_signals` ends the process when its task engine fails (`exit(1)`, after logging the error)
+    or has already settled the run (`exit(0)`). In a pool worker that SystemExit only goes back to the parent as the
+    call's exception, and Prefect's chained future there passes on an Exception alone: the SystemExit escaped the
+    pool's manager thread, which ended, and no task run's end reached the funnel again (it waited for ever). So it
+    goes back as an ordinary error, which fails the run that waits for it."""
     outside = os.environ.copy()
     os.environ.update(env)
     try:
@@ -124,6 +182,12 @@ def run_in_pool_worker(task: Any, *, env: dict[str, str], **run: Any) -> Any:
             except Exception:  # a lost event is not worth the run: Prefect's own worker function does the same
                 get_logger("task_runner").debug("could not flush the worker's events to the parent", exc_info=True)
             return state
+    except SystemExit as ended:
+        name = getattr(task, "name", "a task")
+        raise PoolWorkerExit(
+            f"Prefect's task engine ended {name}'s run in pool worker {os.getpid()} with exit({ended.code}) "
+            "(its error is in the run's log)"
+        ) from None
     finally:
         os.environ.clear()
         os.environ.update(outside)

@@ -73,6 +73,13 @@ def pool_workers(pid: int) -> list[int]:
     return workers
 
 
+def catches(pid: int, signum: int) -> bool:
+    """Whether process `pid` has a handler for `signum` (its SigCgt mask)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
+
+
 def published(db: Path) -> int:
     if not db.exists():
         return 0
@@ -169,8 +176,13 @@ def test_sigusr1_prints_the_stacks_and_the_command_goes_on() -> None:
         cwd=REPO,
     )
     try:
-        time.sleep(3)  # the CLI's imports, then the read of its input
-        assert cli.poll() is None
+        # Once the CLI has its handler (after its imports, which take seconds on a loaded machine: a fixed 3 s wait
+        # sent the signal too early there, and SIGUSR1's default action ended the command).
+        deadline = time.monotonic() + START_SECONDS
+        while not catches(cli.pid, signal.SIGUSR1):
+            assert cli.poll() is None and time.monotonic() < deadline, cli.communicate()
+            time.sleep(0.1)
+        time.sleep(0.5)  # then on to the read of its input
         cli.send_signal(signal.SIGUSR1)
         time.sleep(0.5)
         out, err = cli.communicate(board + "\n", timeout=60)
