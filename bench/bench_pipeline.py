@@ -134,8 +134,10 @@ class ProcessCpu:
                 cpu = _cpu(pid)
                 if cpu is None:
                     continue
-                role, first, _last = self.seen.get(pid, ("flow" if pid == self.root else _role(pid), 0.0, 0.0))
-                self.seen[pid] = (role, first, cpu)
+                # The role is read again each time: a child seen between its fork and its exec shows its parent's
+                # command line.
+                _role_then, first, _last = self.seen.get(pid, ("", 0.0, 0.0))
+                self.seen[pid] = ("flow" if pid == self.root else _role(pid), first, cpu)
             if self._stop.wait(SAMPLE_SECONDS):
                 return
 
