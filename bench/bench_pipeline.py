@@ -94,11 +94,14 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _role(pid: int) -> str:
+def _role(pid: int) -> str | None:
+    """What a process is, from its command line; None when it has none (a zombie waiting for its parent)."""
     try:
         command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
-        return "other"
+        return None
+    if command == [b""]:
+        return None
     if b"prefect" in command and b"server" in command:
         return "server"  # also its launcher (flows/server.py), which becomes the server under the same pid
     if any(b"spawn_main" in part for part in command):
@@ -117,7 +120,7 @@ class ProcessCpu:
         for pid in self._tree(watched):
             cpu = _cpu(pid)
             if cpu is not None:
-                self.seen[pid] = (_role(pid), cpu, cpu)
+                self.seen[pid] = (_role(pid) or "other", cpu, cpu)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -135,9 +138,9 @@ class ProcessCpu:
                 if cpu is None:
                     continue
                 # The role is read again each time: a child seen between its fork and its exec shows its parent's
-                # command line.
-                _role_then, first, _last = self.seen.get(pid, ("", 0.0, 0.0))
-                self.seen[pid] = ("flow" if pid == self.root else _role(pid), first, cpu)
+                # command line (and a zombie none: it keeps the role it had).
+                role, first, _last = self.seen.get(pid, ("other", 0.0, 0.0))
+                self.seen[pid] = ("flow" if pid == self.root else _role(pid) or role, first, cpu)
             if self._stop.wait(SAMPLE_SECONDS):
                 return
 
