@@ -44,6 +44,7 @@ from flows.policy import (
 )
 from flows.pool import StoppablePool
 from flows.report import rejection_summary
+from flows.runner import take_prestarted_pool
 from flows.settings import Settings, load_settings
 from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
 from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
@@ -77,7 +78,10 @@ def task_runner(settings: Settings) -> Any:
     if settings.pipeline.dask_address:
         return dask_task_runner(settings.pipeline.dask_address)
     workers = settings.pipeline.workers
-    return StoppablePool(max_workers=workers) if workers > 1 else ThreadPoolTaskRunner(max_workers=1)
+    if workers > 1:
+        # The pool a CLI run started while its server started (flows/runner.py), else one of its own.
+        return take_prestarted_pool(workers) or StoppablePool(max_workers=workers)
+    return ThreadPoolTaskRunner(max_workers=1)
 
 
 def fill_dates(

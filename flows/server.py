@@ -160,9 +160,10 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_server(port: int | None = None) -> Iterator[Server]:
+def running_server(port: int | None = None, meanwhile: Callable[[str], None] | None = None) -> Iterator[Server]:
     """Start a Prefect server with the project's Prefect home on `port` (a free port when None), yield it once it
-    answers, and stop it on the way out, whatever ends the block (an error, Ctrl-C, SIGTERM)."""
+    answers, and stop it on the way out, whatever ends the block (an error, Ctrl-C, SIGTERM). `meanwhile(url)` runs
+    while the server starts (on a fresh home its start is mostly one core migrating Prefect's database)."""
     home = _home()
     log_path = home / "server.log"
     with _start_lock():
@@ -186,6 +187,8 @@ def running_server(port: int | None = None) -> Iterator[Server]:
             )
         marker = _marker(port)
         try:
+            if meanwhile is not None:
+                meanwhile(url)
             deadline = time.monotonic() + START_TIMEOUT
             while not healthy(url):
                 if server.poll() is not None:
@@ -237,23 +240,39 @@ def _reporting_to(url: str) -> Iterator[None]:
 
 
 @contextmanager
-def prefect_api(settings: Settings, port: int | None = None) -> Iterator[str]:
+def prefect_api(
+    settings: Settings, port: int | None = None, meanwhile: Callable[[], None] = lambda: None
+) -> Iterator[str]:
     """Yield the API URL runs report to: the project's dashboard server when it runs, else a server started (and
-    finally stopped) for this block, on `port` or on a free port when None."""
+    finally stopped) for this block, on `port` or on a free port when None. `meanwhile` runs before the block,
+    while that server starts."""
     chosen = _configured_api()
     if chosen:
+        meanwhile()
         yield chosen
         return
     dashboard = project_server(settings.pipeline.ui_port)
     if dashboard is not None:
         with _reporting_to(dashboard):
+            meanwhile()
             yield dashboard
         return
-    with running_server(port) as server, _reporting_to(server.url):
-        try:
-            yield server.url
-        finally:
-            _send_queued_logs()
+
+    def starting(url: str) -> None:
+        # A Prefect imported meanwhile keeps the URL in its settings for the process's life, as it would imported
+        # after: its workers that flush logs and events at exit then still know where to (without it, one started
+        # a server of its own at exit).
+        os.environ["PREFECT_API_URL"] = url
+        meanwhile()
+
+    try:
+        with running_server(port, starting) as server, _reporting_to(server.url):
+            try:
+                yield server.url
+            finally:
+                _send_queued_logs()
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
 
 
 def _send_queued_logs() -> None:

@@ -84,11 +84,12 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
             poller.join()
 
 
-def _run_flow(settings: Settings, kind: str, call: Callable[[], Any]) -> Any:
-    """The flow's result, or None (after one line on stderr) when the run failed or crashed."""
+def _run_flow(settings: Settings, kind: str, call: Callable[[], Any], pool: bool = False) -> Any:
+    """The flow's result, or None (after one line on stderr) when the run failed or crashed. `pool`: it generates
+    on the process pool, which then starts with the server (flows/runner.py)."""
     from flows.runner import run_flow
 
-    state = run_flow(settings, kind, call)
+    state = run_flow(settings, kind, call, pool=pool)
     if state.is_failed() or state.is_crashed():
         typer.echo(f"run failed: {state.message}", err=True)
         return None
@@ -144,6 +145,7 @@ def daily(
             lambda: _flows().daily(
                 date=day.isoformat(), force=force, kind="manual", dask_address=dask, return_state=True
             ),
+            pool=dask is None,
         )
     _print_day(engine, day)
     if result is not None:
@@ -196,6 +198,7 @@ def backfill(
             lambda: _flows().backfill(
                 start=dates[0].isoformat(), end=dates[-1].isoformat(), force=force, dask_address=dask, return_state=True
             ),
+            pool=dask is None,
         )
     if result is None:
         raise typer.Exit(1)
