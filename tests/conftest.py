@@ -54,40 +54,6 @@ def run_starbattle(capsys, *args: str, stdin: str | None = None, monkeypatch=Non
     return status, out, err
 
 
-# Fixtures that start a server or a long run: the tests using them are the slow ones (see `.ci/run`'s durations).
-SERVER_FIXTURES = {"prefect_api", "migrated_prefect_home", "postgres_url", "slow_run"}
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups off the items
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """How `pytest -n N --dist loadgroup` (.ci/run) shares the tests out.
-
-    Tests sharing a module-scoped fixture (a serve process, a Dask cluster, a browser) go together to one worker,
-    so the fixture starts once, as under `--dist loadfile`; every other test goes alone to whichever worker is free
-    (whole files left one worker with test_flows.py's many minutes of flows while the other had finished). On the
-    workers, the slow-marked tests go out first, then the ones that start servers and processes, then the quick
-    engine tests filling the gaps, so no worker is left alone with a long test at the end.
-    """
-    weight: dict[int, int] = {}
-    for item in items:
-        fixtures = getattr(item, "_fixtureinfo", None)
-        if fixtures is None:
-            continue
-        shared = sorted(
-            name
-            for name in fixtures.names_closure
-            if any(definition.scope == "module" for definition in fixtures.name2fixturedefs.get(name, ()))
-        )
-        if shared:
-            item.add_marker(pytest.mark.xdist_group(f"{item.path.name}[{','.join(shared)}]"))
-        heavy = item.get_closest_marker("flow") is not None or bool(SERVER_FIXTURES & set(fixtures.names_closure))
-        weight[id(item)] = 0 if item.get_closest_marker("slow") is not None else 1 if heavy else 2
-    # Only on xdist's workers (all of which see the same order): in one process, running the files interleaved
-    # would start a module's fixtures again each time its file comes back.
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: weight.get(id(item), 2))
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL server for the whole session (started on first use); see postgres_server.py."""
