@@ -100,7 +100,7 @@ def fill_dates(
         generator_version=GENERATOR_VERSION,
     )
     # A run killed mid-way left its row `running`: say it crashed, so stats and the dashboard tell the truth.
-    mark_dead_runs(engine, run_id)
+    mark_dead_runs(engine, run_id, pipeline.stale_run_seconds)
     summary = FillSummary(run_id=run_id, dates=dates)
     complete = set() if force else store.complete_dates(engine, dates, [slot.name for slot in pipeline.slots])
     summary.skipped = [date for date in dates if date in complete]

@@ -3,7 +3,8 @@ looks at the rows still `running` and marks the dead ones crashed, in the databa
 the dashboard tell the truth.
 
 A run is dead when Prefect says it ended (its process died before recording the end in our database), or when it
-is RUNNING but has given no sign of life (a heartbeat event, or its state change) for HEARTBEAT_MISSES heartbeats.
+is RUNNING but has given no sign of life (a heartbeat event, or its state change) for HEARTBEAT_MISSES heartbeats,
+or for the config's `pipeline.stale_run_seconds` when set.
 Concurrent live runs send heartbeats and are left alone. `is_dead` is the plain rule; `mark_dead_runs` asks Prefect.
 """
 
@@ -21,19 +22,27 @@ ENDED = ("COMPLETED", "FAILED", "CRASHED", "CANCELLED")
 UNDER_WAY = ("RUNNING", "PENDING", "CANCELLING")
 
 
-def is_dead(state_type: str, last_sign: dt.datetime, now: dt.datetime, heartbeat_seconds: float) -> bool:
+def is_dead(
+    state_type: str,
+    last_sign: dt.datetime,
+    now: dt.datetime,
+    heartbeat_seconds: float,
+    stale_seconds: float | None = None,
+) -> bool:
     """Whether a run our database still calls `running` is dead, from its Prefect state type and its last sign of
-    life (latest heartbeat or state change)."""
+    life (latest heartbeat or state change): silent for `stale_seconds`, or HEARTBEAT_MISSES heartbeats if None."""
     if state_type in ENDED:
         return True
     if state_type in UNDER_WAY:
-        return (now - last_sign).total_seconds() > HEARTBEAT_MISSES * heartbeat_seconds
+        bound = HEARTBEAT_MISSES * heartbeat_seconds if stale_seconds is None else stale_seconds
+        return (now - last_sign).total_seconds() > bound
     return False  # scheduled or paused: not started, so not dead
 
 
-def mark_dead_runs(engine: Engine, own_run_id: int) -> list[int]:
+def mark_dead_runs(engine: Engine, own_run_id: int, stale_seconds: float | None = None) -> list[int]:
     """Mark every dead `running` run but this one crashed (database row, and the Prefect flow run when Prefect
-    still calls it under way); returns their ids. Needs a Prefect API (it runs inside a flow)."""
+    still calls it under way); returns their ids. `stale_seconds` as in `is_dead`. Needs a Prefect API (it runs
+    inside a flow)."""
     from prefect.client.orchestration import get_client
     from prefect.events.filters import EventFilter, EventNameFilter, EventOccurredFilter, EventResourceFilter
     from prefect.exceptions import ObjectNotFound
@@ -65,12 +74,13 @@ def mark_dead_runs(engine: Engine, own_run_id: int) -> list[int]:
             )
             for beat in beats.events:
                 last_sign = max(last_sign, beat.occurred)
-            if not is_dead(state.type.value, last_sign, now, heartbeat):
+            if not is_dead(state.type.value, last_sign, now, heartbeat, stale_seconds):
                 continue
             if not state.is_final():
+                silence = f"{HEARTBEAT_MISSES} heartbeats" if stale_seconds is None else f"{stale_seconds:g} s"
                 client.set_flow_run_state(
                     flow_run.id,
-                    Crashed(message=f"no sign of life for over {HEARTBEAT_MISSES} heartbeats: marked by a later run"),
+                    Crashed(message=f"no sign of life for over {silence}: marked by a later run"),
                     force=True,
                 )
             store.finish_run(engine, run.id, "crashed")

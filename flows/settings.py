@@ -118,6 +118,10 @@ class PipelineConfig(_Strict):
     ui_port: int = Field(default=4200, ge=1024, le=65535)
     # A running Dask scheduler (tcp://HOST:PORT) to generate on instead of this machine's workers; see flows/cluster.py.
     dask_address: str | None = None
+    # A run Prefect still calls under way is dead once it has given no sign of life (a heartbeat or a state change)
+    # for this many seconds, and the next run marks it crashed (flows/liveness.py). None: three heartbeats. Keep it
+    # above one heartbeat (PREFECT_FLOWS_HEARTBEAT_FREQUENCY, 30 s under `starbattle`), or live runs look dead.
+    stale_run_seconds: float | None = Field(default=None, gt=0)
 
     @field_validator("dask_address")
     @classmethod
