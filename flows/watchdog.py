@@ -6,8 +6,10 @@ passes on a worker's BaseException to no one, flows/pool.py) or a pool with no t
 the funnel waits, the watchdog looks, every time the wait has gone CHECK_SECONDS without news:
 - a future that is done but whose end was not delivered is taken as delivered (its outcome is known);
 - a task runner that says it can no longer finish anything (`stalled()`, the process pool's) ends the wait at once;
-- no stage task finishing at all for STALL_FACTOR times the largest `budget_seconds` of the slots waited for ends
-  it too: an attempt's clock is looked at between batches, so one batch's stage is far shorter than that.
+- no stage task finishing at all for STALL_FACTOR times the largest `budget_seconds` of the slots waited for, and
+  never less than STALL_FLOOR_SECONDS, ends it too: an attempt's clock is looked at between batches, so one batch's
+  stage is far shorter than that; the floor keeps a loaded machine, whose pool workers may take minutes to start
+  (README, Pipeline), from failing a run with a small budget that would have finished.
 Either ending is a `FunnelStalled` error naming what was waited for: the run fails (its row `failed`, the flow run
 Failed with that message), the boards published before it stay, and the next run generates the slots left. Nothing
 is recorded for the stalled attempts, so the next run tries the same seeds and finds the same boards.
@@ -20,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 STALL_FACTOR = 2.0  # times the slot's budget_seconds without any stage task finishing: the funnel is stalled
+STALL_FLOOR_SECONDS = 600.0  # but never sooner than this
 
 
 class FunnelStalled(RuntimeError):
@@ -48,9 +51,9 @@ class Watchdog:
                 return future
         stalled = getattr(self.runner, "stalled", None)
         reason = stalled() if callable(stalled) else None
-        bound = STALL_FACTOR * budget_seconds
+        bound = max(STALL_FACTOR * budget_seconds, STALL_FLOOR_SECONDS)
         if reason is None and self.clock() - self.last_news > bound:
-            reason = f"no stage task finished in {bound:g} s ({STALL_FACTOR:g} x the slots' budget_seconds)"
+            reason = f"no stage task finished in {bound:g} s"
         if reason is not None:
             raise FunnelStalled(f"{reason}; waiting for {', '.join(sorted(waiting.values()))}")
         return None

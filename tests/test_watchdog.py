@@ -88,7 +88,8 @@ class AtOnce:
         return _prefect_future(future)
 
 
-def test_stage_tasks_that_never_end_fail_the_funnel_within_its_bound() -> None:
+def test_stage_tasks_that_never_end_fail_the_funnel_within_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("flows.watchdog.STALL_FLOOR_SECONDS", 0.0)  # the floor (minutes) is for loaded machines
     settings, works = _works(budget_seconds=0.5)
     runner = NeverDone()
     started = time.monotonic()
@@ -98,7 +99,7 @@ def test_stage_tasks_that_never_end_fail_the_funnel_within_its_bound() -> None:
     bound = STALL_FACTOR * 0.5
     assert bound <= took < bound + 5.0  # loose above: a loaded machine delays this thread
     assert str(stalled.value) == (
-        f"no stage task finished in {bound:g} s ({STALL_FACTOR:g} x the slots' budget_seconds); waiting for "
+        f"no stage task finished in {bound:g} s; waiting for "
         "2026-12-01 queens-7 sample_layouts, 2026-12-01 starbattle-6 sample_layouts"
     )
     assert runner.submitted == 2 and all(work.final is None for work in works)
