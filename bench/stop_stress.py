@@ -26,7 +26,6 @@ import random
 import re
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -38,39 +37,12 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
+# The scenario is tests/test_signals.py's: the same helpers to find its pool workers and its boards.
+sys.path.insert(0, str(REPO / "tests"))
+from pipeline_processes import pool_workers, published  # noqa: E402
+
 PUBLISHES = {"name": "starbattle-6", "game": "starbattle", "size": 6, "stars": 1, "band": "easy"}
 START_SECONDS, STOP_SECONDS = 300.0, 30.0
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _pool_workers(pid: int) -> list[int]:
-    workers = []
-    for child in _children(pid):
-        try:
-            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
-                workers.append(child)
-        except OSError:
-            continue
-    return workers
-
-
-def _published(db: Path) -> int:
-    try:
-        with sqlite3.connect(db, timeout=5) as connection:
-            return int(connection.execute("SELECT count(*) FROM schedule").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 def _server(port: int, home: Path) -> subprocess.Popen[bytes]:
@@ -95,7 +67,7 @@ def _to_the_workers(cli: int, signals: int, seconds: float) -> None:
     started = time.monotonic()
     for moment in moments:
         time.sleep(max(0.0, started + moment - time.monotonic()))
-        for worker in _pool_workers(cli):
+        for worker in pool_workers(cli):
             try:
                 os.kill(worker, signal.SIGINT)
             except ProcessLookupError:
@@ -127,7 +99,7 @@ def _trial(folder: Path, stuck: dict[str, object], env: dict[str, str], tree: Pa
     )
     try:
         deadline = time.monotonic() + START_SECONDS
-        while not (_published(db) and len(_pool_workers(cli.pid)) == 2):
+        while not (published(db) and len(pool_workers(cli.pid)) == 2):
             if cli.poll() is not None or time.monotonic() > deadline:
                 os.killpg(cli.pid, signal.SIGKILL)
                 return "did not get going", cli.communicate()[1]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,40 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
         out, err = process.communicate()
         raise AssertionError(f"{process.args!r} ran over {RUN_TIMEOUT} s:\n{out[-2000:]}\n{err[-2000:]}") from None
     return process.returncode, out, err
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (its pool's workers, the multiprocessing resource tracker), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def pool_workers(pid: int) -> list[int]:
+    """The process pool's workers among `pid`'s children (spawned: their command line runs `spawn_main`)."""
+    workers = []
+    for child in children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            workers.append(child)
+    return workers
+
+
+def published(db: Path) -> int:
+    """How many boards the SQLite database at `db` has scheduled (0 before its tables are made)."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            return int(connection.execute("SELECT count(*) FROM schedule").fetchone()[0])
+    except sqlite3.OperationalError:  # the tables are not made yet
+        return 0

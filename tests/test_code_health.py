@@ -79,6 +79,8 @@ def undeclared_imports(folder: Path, allowed: set[str]) -> list[str]:
     """Imports under `folder` of a third-party module no allowed requirement provides, as ``file:line: ...``."""
     providers = metadata.packages_distributions()
     local = FIRST_PARTY | {path.stem for path in folder.glob("*.py")}  # the tests import conftest and helpers
+    if folder.name == "bench":  # a bench may run a test's scenario with the tests' own helpers
+        local |= {path.stem for path in (folder.parent / "tests").glob("*.py") if not path.stem.startswith("test_")}
     problems = []
     for path in sorted(folder.rglob("*.py")):
         for module, line in imported_modules(path):

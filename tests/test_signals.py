@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import REPO, shared_file
-from pipeline_processes import SMALL_SLOTS
+from pipeline_processes import SMALL_SLOTS, children, pool_workers, published
 from test_servers import alive, port_open
 
 START_SECONDS = 300  # the Prefect server's start and the pool's spawn on a busy machine
@@ -48,46 +48,11 @@ def slow_run(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
     return {**env, "STARBATTLE_CONFIG": str(config)}, tmp_path / "s.db", tmp_path / "prefect"
 
 
-def children(pid: int) -> list[int]:
-    """The processes `pid` started (its pool's workers, the multiprocessing resource tracker)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def pool_workers(pid: int) -> list[int]:
-    workers = []
-    for child in children(pid):
-        try:
-            command = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"spawn_main" in command:
-            workers.append(child)
-    return workers
-
-
 def catches(pid: int, signum: int) -> bool:
     """Whether process `pid` has a handler for `signum` (its SigCgt mask)."""
     status = Path(f"/proc/{pid}/status").read_text()
     caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
     return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
-
-
-def published(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(db, timeout=5) as connection:
-            return int(connection.execute("SELECT count(*) FROM schedule").fetchone()[0])
-    except sqlite3.OperationalError:  # the tables are not made yet
-        return 0
 
 
 DAILY = ["daily", "--date", "2026-12-01"]
