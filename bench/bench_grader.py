@@ -17,6 +17,7 @@ half); and the experience-score parts on the hand-made and published boards.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import multiprocessing
@@ -28,10 +29,20 @@ from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+
+
+def _engine_tree() -> Path:
+    """The checkout whose engine grades: this one, or `--tree DIR` (read before the engine is imported, so a
+    before/after pair runs the same bench on two trees in the same minutes)."""
+    if "--tree" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--tree") + 1]).resolve()
+    return REPO
+
+
+sys.path.insert(0, str(_engine_tree()))
 
 from starbattle_core.formats import puzzle_from_json  # noqa: E402
-from starbattle_core.grader import SOLVER_VERSION, grade  # noqa: E402
+from starbattle_core.grader import SOLVER_VERSION, grade, walkthrough_json  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
@@ -95,12 +106,41 @@ def grade_one(job: tuple[str, dict, Puzzle, str]) -> dict:
         "band": result.band,
         "steps": len(result.steps),
         "codes": [step.code for step in result.steps],
+        # The whole walkthrough (steps, chains, sentences, scores, version), for a byte-identity check (--against).
+        "walkthrough": hashlib.sha256(
+            json.dumps(walkthrough_json(puzzle, result), sort_keys=True).encode()
+        ).hexdigest(),
         "fun": fun.fun,
         "climax": fun.climax,
         "aha": fun.aha,
         "follow_up": fun.follow_up,
         "grind": fun.grind,
     }
+
+
+def compare(records: list[dict], other_file: str) -> None:
+    """Per group: how many boards graded in both runs have another walkthrough (byte for byte) or difficulty, and
+    the CPU or wall time of the two runs side by side (medians, same boards)."""
+    other = {(r["file"], r["id"]): r for r in map(json.loads, Path(other_file).read_text().splitlines())}
+    groups: dict[tuple, list[tuple[dict, dict]]] = defaultdict(list)
+    for r in records:
+        before = other.get((r["file"], r["id"]))
+        if before is not None:
+            groups[(r["file"], r["size"], r["stars"], r["label"] or "-")].append((before, r))
+    print(f"\nAgainst {other_file} (same boards): walkthroughs differing, difficulties moved, medians before -> now")
+    for key, pairs in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        moved = [(b, r) for b, r in pairs if b["difficulty"] != r["difficulty"]]
+        differ = sum(b.get("walkthrough") != r["walkthrough"] for b, r in pairs)
+        print(
+            f"  {key[0]} {key[1]}x{key[1]} {key[2]}-star {key[3]}: {len(pairs)} boards, {differ} walkthroughs differ, "
+            f"{len(moved)} difficulties moved; ms {statistics.median(b['ms'] for b, _ in pairs):.0f} -> "
+            f"{statistics.median(r['ms'] for _, r in pairs):.0f}, max {max(b['ms'] for b, _ in pairs):.0f} -> "
+            f"{max(r['ms'] for _, r in pairs):.0f}; median difficulty "
+            f"{statistics.median(b['difficulty'] for b, _ in pairs):.0f} -> "
+            f"{statistics.median(r['difficulty'] for _, r in pairs):.0f}"
+        )
+        for b, r in moved[:5]:
+            print(f"    {r['id']}: {b['difficulty']} -> {r['difficulty']}")
 
 
 def main() -> None:
@@ -113,9 +153,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="grade in this many processes (timings: use 1)")
     parser.add_argument("--json", dest="json_out", default=None, help="also write the per-board results here")
+    parser.add_argument("--tree", default=None, help="grade with the engine of this checkout (e.g. main's)")
+    parser.add_argument(
+        "--against", default=None, help="a --json file of another run: count the boards whose walkthrough differs"
+    )
     args = parser.parse_args()
 
-    print(f"solver {SOLVER_VERSION}")
+    print(f"solver {SOLVER_VERSION} from {_engine_tree()}")
     jobs = [
         (name, row, puzzle, args.clock)
         for name in args.files
@@ -133,6 +177,9 @@ def main() -> None:
             print(f"UNSOUND {r['file']} {r['id']}", flush=True)
     if args.json_out:
         Path(args.json_out).write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+
+    if args.against:
+        compare(records, args.against)
 
     print(f"\nTiming, soundness and completion per group (ms in-process, {args.clock} clock)")
     print(

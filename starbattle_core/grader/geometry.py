@@ -57,6 +57,10 @@ class Recall:
         # open cells (one-unit confinement).
         self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
         self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
+        # One solution of the board (its stars), found the first time a dear hypothetical asks (hypothetical.py);
+        # None when the board has none, unset before.
+        self.witness: Cells | None = None
+        self.witness_known = False
         # The stars each unit lacks, for the last stars asked about.
         self.lacks: tuple[int, ...] = ()
         self.lacks_for: Cells | None = None

@@ -13,9 +13,10 @@ agrees on is proved, contradiction or not. Its widest variant follows each way w
 
 from __future__ import annotations
 
-from ..puzzle import Cells, iter_cells
+from ..puzzle import Cells, is_solution, iter_cells
+from ..sat_counter import sat_solutions
 from .geometry import Geometry, State
-from .propagation import Outcome, propagate, state_placements
+from .propagation import CASES, Outcome, propagate, state_placements
 from .step import Deduction
 
 _INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
@@ -32,7 +33,9 @@ def assumption(
     candidates = _candidates(geometry, state)
     if depth == 2:
         candidates = candidates[:_DEEP_CANDIDATES]
-    elif depth == 3:
+    # The solution is looked for by the dear scans only (a cheap scan costs less than the search on small boards).
+    candidates = _refutable(geometry, state, candidates, assume, look=level >= CASES or depth > 1)
+    if depth == 3:
         candidates = _widest_collapse_first(geometry, state, candidates, assume, level)
     for cell in candidates:
         outcome = _refute(geometry, state, cell, assume, level, depth)
@@ -45,6 +48,27 @@ def assumption(
             sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a star"
             return Deduction(bit, 0, (), sentence, ((0, bit),))
     return None
+
+
+def _refutable(geometry: Geometry, state: State, candidates: list[int], assume: str, look: bool) -> list[int]:
+    """The candidates an assumption could refute, in their order: not those that a solution of the board agrees
+    with when that solution keeps every mark of the state. Propagation is sound, so an assumption some solution
+    makes never ends in a contradiction: dropping those cells finds the same first refuted cell without running
+    their chains (on a board with one solution, every cell a star assumption at a cell of that solution's stars,
+    and an empty assumption at every other cell). The solution is found once per solve, by the SAT solver the
+    counter uses, and checked against the rules; nothing is dropped on a state it does not keep (inside a chain),
+    nor before it is looked for (`look`)."""
+    recall = geometry.recall
+    if look and not recall.witness_known:
+        recall.witness_known = True
+        start = geometry.initial_state()
+        found = next(sat_solutions(geometry.board, start.stars, geometry.open_cells(start), 1), None)
+        recall.witness = found if found is not None and is_solution(geometry.puzzle, found) else None
+    witness = recall.witness
+    if witness is None or state.stars & ~witness or state.empty & witness:
+        return candidates
+    agreed = witness if assume == "star" else ~witness
+    return [cell for cell in candidates if not agreed >> cell & 1]
 
 
 def _candidates(geometry: Geometry, state: State) -> list[int]:
