@@ -47,7 +47,7 @@ from starbattle_core.generator import (  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.grader import grade  # noqa: E402
 from starbattle_core.layouts import enumerate_layouts, layout_to_cells, sample_layouts  # noqa: E402
-from starbattle_core.puzzle import Puzzle  # noqa: E402
+from starbattle_core.puzzle import InputError, Puzzle  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import fit_looks  # noqa: E402
@@ -251,9 +251,10 @@ def bench_slot(name: str, seeds: int) -> None:
 
     settings = load_settings()
     pipeline = settings.pipeline
-    chosen = next((s for s in pipeline.slots if s.name == name), None)
-    if chosen is None:
-        raise SystemExit(f"--slot {name!r}: no such slot in config (have {', '.join(s.name for s in pipeline.slots)})")
+    try:
+        chosen = pipeline.named_slot(name)
+    except InputError as error:
+        raise SystemExit(str(error)) from None
     slot = chosen.as_generator_slot()
     config = settings.generator.model_copy(update={"max_candidates": pipeline.slot_candidates(chosen)})
     budget = pipeline.slot_budget(chosen)
