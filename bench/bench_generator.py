@@ -6,7 +6,8 @@
     python bench/bench_generator.py --unique       share of attempts ending unique without and with repair
     python bench/bench_generator.py --slots        seconds to one accepted board for each of the seven daily slots
     python bench/bench_generator.py --big          the same for a 14x14 3-star board of each band (not a daily
-                                                   slot: a weekend-sized board), with CPU seconds and the stages
+                                                   slot: a weekend-sized board), with CPU seconds and the stages;
+                                                   --bands easy,medium for some of them
     python bench/bench_generator.py --slot queens-hard --seeds 40
                                                    one slot of config/starbattle.yaml with its own candidate
                                                    budget and seconds: wall and CPU seconds, candidates, misses
@@ -226,6 +227,12 @@ def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> lis
                 missed += 1
             else:
                 accepted.append(generation.board)
+            if slots is not DAILY:
+                print(
+                    f"    seed {seed}: {times[-1]:.1f} s wall, {cpu[-1]:.1f} s CPU, {candidates[-1]} candidates, "
+                    + ("no board" if generation.board is None else generation.board.band),
+                    flush=True,
+                )
         day.append(statistics.median(times))
         print(
             f"{slot.game:10s} {slot.size}x{slot.size} {slot.stars}-star {slot.band:6s}: "
@@ -235,8 +242,14 @@ def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> lis
         # Where the time goes (the stages' own wall seconds) and what it cost in CPU: on a loaded machine the
         # two differ by the load.
         print(
-            f"    CPU median {pct(cpu, 50):6.1f} s, max {max(cpu):6.1f} s; stage medians (wall s): "
+            f"    CPU median {pct(cpu, 50):6.1f} s, p90 {pct(cpu, 90):6.1f} s, max {max(cpu):6.1f} s; candidates p90 "
+            f"{pct(candidates, 90):.0f}, max {max(candidates)}; stage medians (wall s): "
             + ", ".join(f"{stage} {pct(seconds, 50):.1f}" for stage, seconds in stages.items())
+        )
+        total = sum(sum(seconds) for seconds in stages.values()) or 1.0
+        print(
+            "    stage shares of all seeds' stage seconds: "
+            + ", ".join(f"{stage} {sum(seconds) / total:.0%}" for stage, seconds in stages.items())
         )
     if slots is DAILY:
         print(f"a day of seven boards, sum of medians: {sum(day):.1f} s")
@@ -334,6 +347,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--attempts", type=int, default=100)
     parser.add_argument("--budget", type=float, default=120.0)
+    parser.add_argument("--bands", default="easy,medium,hard,expert", help="--big: these bands only (comma list)")
     parser.add_argument("--slot", default=None, help="one slot of config/starbattle.yaml by name (--seeds of it)")
     parser.add_argument("--sheet", type=Path, default=None, help="--looks: write a contact sheet (HTML) here")
     args = parser.parse_args()
@@ -349,7 +363,7 @@ def main() -> None:
         bench_variety(200, 200)
     accepted = bench_slots(args.seeds, args.budget) if everything or args.slots else []
     if args.big:
-        bench_slots(args.seeds, args.budget, BIG)
+        bench_slots(args.seeds, args.budget, [slot for slot in BIG if slot.band in args.bands.split(",")])
     if everything or args.experience:
         bench_experience(40, accepted)
 
