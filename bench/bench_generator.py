@@ -208,14 +208,15 @@ def bench_unique(attempts: int) -> None:
         )
 
 
-def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> list:
-    print(f"== seconds to one accepted board, {seeds} seeds per slot, budget {budget:g} s ==")
+def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY, seed_list: Sequence[int] = ()) -> list:
+    chosen = list(seed_list) or list(range(seeds))
+    print(f"== seconds to one accepted board, seeds {chosen[0]}..{chosen[-1]} ({len(chosen)}), budget {budget:g} s ==")
     accepted = []
     day = []
     for slot in slots:
         times, cpu, missed, candidates = [], [], 0, []
         stages: dict[str, list[float]] = {}
-        for seed in range(seeds):
+        for seed in chosen:
             start, start_cpu = time.perf_counter(), time.process_time()
             generation = generate(slot, seed, budget)
             times.append(time.perf_counter() - start)
@@ -237,7 +238,7 @@ def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> lis
         print(
             f"{slot.game:10s} {slot.size}x{slot.size} {slot.stars}-star {slot.band:6s}: "
             f"median {pct(times, 50):6.1f} s, p90 {pct(times, 90):6.1f} s, max {max(times):6.1f} s, "
-            f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{seeds}"
+            f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{len(chosen)}"
         )
         # Where the time goes (the stages' own wall seconds) and what it cost in CPU: on a loaded machine the
         # two differ by the load.
@@ -347,6 +348,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--attempts", type=int, default=100)
     parser.add_argument("--budget", type=float, default=120.0)
+    parser.add_argument("--seed-list", default="", help="--big: these seeds (comma list) instead of 0..seeds-1")
     parser.add_argument("--bands", default="easy,medium,hard,expert", help="--big: these bands only (comma list)")
     parser.add_argument("--slot", default=None, help="one slot of config/starbattle.yaml by name (--seeds of it)")
     parser.add_argument("--sheet", type=Path, default=None, help="--looks: write a contact sheet (HTML) here")
@@ -363,7 +365,8 @@ def main() -> None:
         bench_variety(200, 200)
     accepted = bench_slots(args.seeds, args.budget) if everything or args.slots else []
     if args.big:
-        bench_slots(args.seeds, args.budget, [slot for slot in BIG if slot.band in args.bands.split(",")])
+        big = [slot for slot in BIG if slot.band in args.bands.split(",")]
+        bench_slots(args.seeds, args.budget, big, [int(seed) for seed in args.seed_list.split(",") if seed])
     if everything or args.experience:
         bench_experience(40, accepted)
 
