@@ -327,13 +327,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tasks", type=int, default=200, help="no-op tasks per overhead measurement (default 200)")
     parser.add_argument("--overheads-only", action="store_true", help="only the per-task overheads (no backfills)")
     parser.add_argument("--skip-stock", action="store_true", help="no rows of prefect-dask as it comes")
+    parser.add_argument("--batch-size", type=int, help="candidates a full batch (default: the config's)")
     args, _rest = parser.parse_known_args(argv)
     start = dt.date(2027, 1, 1)
     load = os.getloadavg()[0]
     print(f"scale bench: {args.days} date(s) x {args.slots} slots per runner; load average {load:.1f} at start")
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
         root = Path(folder)
-        budget = {} if args.budget is None else {"budget_seconds": args.budget}
+        overrides: dict[str, Any] = {} if args.budget is None else {"budget_seconds": args.budget}
+        if args.batch_size is not None:
+            overrides["batch_size"] = args.batch_size
         base = write_config(root / "base", args.slots)
         from flows.environment import prepare_prefect
         from flows.server import prefect_api
@@ -343,7 +346,7 @@ def main(argv: list[str] | None = None) -> None:
         prepare_prefect(settings)
         with prefect_api(settings):
             rows: dict[str, Throughput] = {}
-            config = write_config(root / "pool", args.slots, workers=2, **budget)
+            config = write_config(root / "pool", args.slots, workers=2, **overrides)
             if not args.overheads_only:
                 rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
             overheads: dict[str, float] = {}
@@ -355,7 +358,7 @@ def main(argv: list[str] | None = None) -> None:
                     for stock in () if args.overheads_only else (False,) if args.skip_stock else (True, False):
                         name = f"dask, {workers} worker{plural}" + (" (prefect-dask as is)" if stock else "")
                         home = f"dask-{workers}" + ("-stock" if stock else "")
-                        config = write_config(root / home, args.slots, dask_address=address, **budget)
+                        config = write_config(root / home, args.slots, dask_address=address, **overrides)
                         # The baseline: the same flow on the runner `--dask` used before flows/cluster.py's.
                         patched = mock.patch("flows.daily.dask_task_runner", stock_runner) if stock else nullcontext()
                         with patched:

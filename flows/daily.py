@@ -19,7 +19,9 @@ from uuid import UUID
 
 from prefect import flow, get_run_logger, runtime, task
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
+from prefect.client.schemas.objects import State
 from prefect.futures import PrefectFuture
+from prefect.states import Failed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
@@ -54,10 +56,6 @@ from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.generator.funnel import Batch
 from starbattle_core.generator.run import next_batch, settle
 from starbattle_core.grader import SOLVER_VERSION
-
-
-class UnfilledSlots(RuntimeError):
-    """A run ended with slots whose every attempt ran out of budget; the next run tries them again."""
 
 
 @dataclass
@@ -294,7 +292,10 @@ def _daily_dates(settings: Settings, date: str | dt.date | None) -> list[dt.date
 publish_site = task(name="publish-site")(site.publish_dates)
 
 
-def _report(kind: str, settings: Settings, summary: FillSummary) -> None:
+def _report(kind: str, settings: Settings, summary: FillSummary) -> State | None:
+    """Publish the run's artifacts and pages; a Failed state when slots were left without a board (the next run
+    tries them again). Returned, not raised: Prefect would log a raised error with its traceback, and a slot whose
+    budget ran out is an outcome of the run, not a fault in it."""
     engine = database(settings.pipeline.resolved_database_url())
     boards = [board for date in summary.dates for board in store.day_boards(engine, date)]
     stats = store.slot_stats(engine, run_id=summary.run_id)
@@ -303,9 +304,10 @@ def _report(kind: str, settings: Settings, summary: FillSummary) -> None:
     site_dir = settings.pipeline.resolved_site_dir()
     if site_dir is not None:  # the last task: the public pages of the dates this run filled (flows/site.py)
         publish_site(settings.pipeline.resolved_database_url(), summary.dates, str(site_dir))
-    if summary.unfilled:
-        missing = ", ".join(f"{date} {slot}" for date, slot in summary.unfilled)
-        raise UnfilledSlots(f"no board (candidate budget or clock spent) for: {missing}")
+    if not summary.unfilled:
+        return None
+    missing = ", ".join(f"{date} {slot}" for date, slot in summary.unfilled)
+    return Failed(message=f"no board (candidate budget or clock spent) for: {missing}", data=_plain(summary))
 
 
 @flow(name="daily", flow_run_name=_daily_run_name, log_prints=True)
@@ -315,14 +317,13 @@ def daily(
     kind: str = "manual",
     config_path: str | None = None,
     dask_address: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, Any] | State:
     """Fill the daily slots of `date` (None: today in the configured zone plus `days_ahead` dates, as the nightly
     deployment runs it). A complete date is left alone unless `force`. `dask_address` overrides the config's."""
     settings = on_cluster(load_settings(config_path), dask_address)
     dates = _daily_dates(settings, date)
     summary = fill_dates(settings, dates, force, kind)
-    _report("daily", settings, summary)
-    return _plain(summary)
+    return _report("daily", settings, summary) or _plain(summary)
 
 
 def _backfill_run_name() -> str:
@@ -333,7 +334,7 @@ def _backfill_run_name() -> str:
 @flow(name="backfill", flow_run_name=_backfill_run_name, log_prints=True)
 def backfill(
     start: str, end: str, force: bool = False, config_path: str | None = None, dask_address: str | None = None
-) -> dict[str, Any]:
+) -> dict[str, Any] | State:
     """Fill every date from `start` to `end` (inclusive), skipping complete dates unless `force`. `dask_address`
     (tcp://HOST:PORT) overrides the config's."""
     settings = on_cluster(load_settings(config_path), dask_address)
@@ -357,8 +358,7 @@ def backfill(
         description=f"Backfill {start}..{end}: {summary.published} boards published, {len(summary.skipped)} dates "
         f"already complete.",
     )
-    _report("backfill", settings, summary)
-    return _plain(summary)
+    return _report("backfill", settings, summary) or _plain(summary)
 
 
 def _plain(summary: FillSummary) -> dict[str, Any]:

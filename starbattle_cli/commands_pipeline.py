@@ -67,6 +67,8 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
         TimeElapsedColumn(),
         console=console,
         transient=True,
+        # Off when stderr is a file or a pipe: a bar is for a person, and rich ends it there with an empty line.
+        disable=not console.is_terminal,
     ) as progress:
         task = progress.add_task(label, total=total, completed=filled())
         stop = threading.Event()
@@ -84,16 +86,28 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
             poller.join()
 
 
-def _run_flow(settings: Settings, kind: str, call: Callable[[], Any], pool: bool = False) -> Any:
-    """The flow's result, or None (after one line on stderr) when the run failed or crashed. `pool`: it generates
-    on the process pool, which then starts with the server (flows/runner.py)."""
+def _run_flow(settings: Settings, kind: str, call: Callable[[], Any], pool: bool = False) -> tuple[Any, str | None]:
+    """The flow's result, and None or, when the run failed or crashed, its message (say it with `_say_failure`
+    once any progress bar is gone). A failed run's result is what it returned with its failure (a daily or
+    backfill's summary, with the slots it left without a board), or None. `pool`: it generates on the process
+    pool, which then starts with the server (flows/runner.py)."""
     from flows.runner import run_flow
 
     state = run_flow(settings, kind, call, pool=pool)
-    if state.is_failed() or state.is_crashed():
-        typer.echo(f"run failed: {state.message}", err=True)
-        return None
-    return state.result()
+    if not (state.is_failed() or state.is_crashed()):
+        return state.result(), None
+    try:
+        returned = state.result(raise_on_failure=False)
+    except Exception:  # a crashed run has no result to read
+        returned = None
+    return (returned if isinstance(returned, dict) else None), state.message or "no message"
+
+
+def _say_failure(failure: str | None) -> None:
+    """One line on standard error and exit status 1 for a run that failed; nothing for one that did not."""
+    if failure is not None:
+        typer.echo(f"run failed: {failure}", err=True)
+        raise typer.Exit(1)
 
 
 def _check_dask(settings: Settings, dask: str | None) -> None:
@@ -139,7 +153,7 @@ def daily(
     total = len(names)
     filled = (lambda: 0) if force else _slot_count(engine, [day], settings)
     with _progress(f"daily {day}", total, filled):
-        result = _run_flow(
+        result, failure = _run_flow(
             settings,
             "manual",
             lambda: _flows().daily(
@@ -151,8 +165,7 @@ def daily(
     if result is not None:
         _print_counters(store.slot_stats(engine, run_id=result["run_id"]), "this run's counters")
     _print_where(settings, day)
-    if result is None or result["unfilled"]:
-        raise typer.Exit(1)
+    _say_failure(failure)
 
 
 def _print_where(settings: Settings, day: dt.date) -> None:
@@ -192,7 +205,7 @@ def backfill(
     total = len(dates) * len(names)
     filled = (lambda: 0) if force else _slot_count(engine, dates, settings)
     with _progress(f"backfill {dates[0]}..{dates[-1]}", total, filled):
-        result = _run_flow(
+        result, failure = _run_flow(
             settings,
             "backfill",
             lambda: _flows().backfill(
@@ -201,7 +214,7 @@ def backfill(
             pool=dask is None,
         )
     if result is None:
-        raise typer.Exit(1)
+        _say_failure(failure)
     console = Console()
     console.print(
         f"backfill {dates[0]}..{dates[-1]}: {result['published']} boards published, "
@@ -210,7 +223,7 @@ def backfill(
     _print_counters(store.slot_stats(engine, run_id=result["run_id"]), "this run's counters")
     if result["unfilled"]:
         console.print("unfilled: " + ", ".join(f"{d} {s}" for d, s in result["unfilled"]))
-        raise typer.Exit(1)
+    _say_failure(failure)
 
 
 @app.command()
@@ -223,9 +236,8 @@ def regrade() -> None:
 
         return regrade_flow(return_state=True)
 
-    result = _run_flow(settings, "manual", call)
-    if result is None:
-        raise typer.Exit(1)
+    result, failure = _run_flow(settings, "manual", call)
+    _say_failure(failure)
     typer.echo(f"solver {result['solver_version']}: {result['regraded']} of {result['stale']} stale boards regraded")
 
 
@@ -249,9 +261,8 @@ def enumerate_layouts(
 
         return enumerate_flow(size=size, stars=stars, return_state=True)
 
-    result = _run_flow(settings, "manual", call)
-    if result is None:
-        raise typer.Exit(1)
+    result, failure = _run_flow(settings, "manual", call)
+    _say_failure(failure)
     typer.echo(f"layout bank {size}x{size} {stars}-star: {result:,} layouts")
 
 

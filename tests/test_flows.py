@@ -427,3 +427,36 @@ def test_the_pool_runs_show_on_the_dashboard_with_names_tags_edges_and_logs(tmp_
     finished = {log.task_run_id for log in logs if log.message.startswith("Finished in state Completed")}
     assert {task_run.id for task_run in funnel} <= finished
     assert sum(" accepted after " in log.message for log in logs) == len(slots)  # the flow's own lines too
+
+
+def test_a_slot_left_without_a_board_fails_the_run_with_one_line(tmp_path: Path, prefect_api: str) -> None:
+    """`starbattle backfill` whose slot cannot be filled (an expert band on 6x6 with two candidates): the other slot's
+    board is published, the run ends with status 1 and one line naming the date and slot (no traceback: Prefect logs
+    a raised error with its traceback, so the flow returns a Failed state instead), and both the run's row and the
+    flow run on the dashboard say failed, with the same words."""
+    from pipeline_processes import finished, starbattle
+    from prefect import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
+
+    never = {**SMALL_SLOTS[0], "name": "never", "band": "expert", "candidate_budget": 2}
+    config = tmp_path / "starbattle.yaml"
+    pipeline = {
+        "slots": [SMALL_SLOTS[0], never],
+        "database_url": f"sqlite:///{tmp_path / 's.db'}",
+        "workers": 1,
+        "site_dir": None,
+    }
+    config.write_text(yaml.safe_dump({"pipeline": pipeline}), encoding="utf-8")
+    status, _out, err = finished(
+        starbattle(config, prefect_api, "backfill", "--start", "2027-03-01", "--end", "2027-03-01")
+    )
+    words = "no board (candidate budget or clock spent) for: 2027-03-01 never"
+    assert (status, err) == (1, f"run failed: {words}\n")
+    engine = database(load_settings(config).pipeline.resolved_database_url())
+    with Session(engine) as session:
+        assert [entry.slot for entry in session.exec(select(ScheduleEntry))] == [SMALL_SLOTS[0]["name"]]
+        assert [run.status for run in session.exec(select(Run))] == ["failed"]
+    with get_client(sync_client=True) as client:
+        named = FlowRunFilter(name=FlowRunFilterName(any_=["backfill-2027-03-01..2027-03-01"]))
+        (run,) = client.read_flow_runs(flow_run_filter=named)
+    assert run.state is not None and run.state.is_failed() and run.state.message == words
