@@ -6,7 +6,8 @@
     python bench/bench_generator.py --unique       share of attempts ending unique without and with repair
     python bench/bench_generator.py --slots        seconds to one accepted board for each of the seven daily slots
     python bench/bench_generator.py --big          the same for a 14x14 3-star board of each band (not a daily
-                                                   slot: a weekend-sized board), with CPU seconds and the stages
+                                                   slot: a weekend-sized board), with CPU seconds and the stages;
+                                                   --bands easy,medium for some of them
     python bench/bench_generator.py --slot queens-hard --seeds 40
                                                    one slot of config/starbattle.yaml with its own candidate
                                                    budget and seconds: wall and CPU seconds, candidates, misses
@@ -47,7 +48,7 @@ from starbattle_core.generator import (  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.grader import grade  # noqa: E402
 from starbattle_core.layouts import enumerate_layouts, layout_to_cells, sample_layouts  # noqa: E402
-from starbattle_core.puzzle import Puzzle  # noqa: E402
+from starbattle_core.puzzle import InputError, Puzzle  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import fit_looks  # noqa: E402
@@ -207,14 +208,15 @@ def bench_unique(attempts: int) -> None:
         )
 
 
-def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> list:
-    print(f"== seconds to one accepted board, {seeds} seeds per slot, budget {budget:g} s ==")
+def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY, seed_list: Sequence[int] = ()) -> list:
+    chosen = list(seed_list) or list(range(seeds))
+    print(f"== seconds to one accepted board, seeds {chosen[0]}..{chosen[-1]} ({len(chosen)}), budget {budget:g} s ==")
     accepted = []
     day = []
     for slot in slots:
         times, cpu, missed, candidates = [], [], 0, []
         stages: dict[str, list[float]] = {}
-        for seed in range(seeds):
+        for seed in chosen:
             start, start_cpu = time.perf_counter(), time.process_time()
             generation = generate(slot, seed, budget)
             times.append(time.perf_counter() - start)
@@ -226,17 +228,29 @@ def bench_slots(seeds: int, budget: float, slots: Sequence[Slot] = DAILY) -> lis
                 missed += 1
             else:
                 accepted.append(generation.board)
+            if slots is not DAILY:
+                print(
+                    f"    seed {seed}: {times[-1]:.1f} s wall, {cpu[-1]:.1f} s CPU, {candidates[-1]} candidates, "
+                    + ("no board" if generation.board is None else generation.board.band),
+                    flush=True,
+                )
         day.append(statistics.median(times))
         print(
             f"{slot.game:10s} {slot.size}x{slot.size} {slot.stars}-star {slot.band:6s}: "
             f"median {pct(times, 50):6.1f} s, p90 {pct(times, 90):6.1f} s, max {max(times):6.1f} s, "
-            f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{seeds}"
+            f"candidates median {pct(candidates, 50):.0f}, budget hit {missed}/{len(chosen)}"
         )
         # Where the time goes (the stages' own wall seconds) and what it cost in CPU: on a loaded machine the
         # two differ by the load.
         print(
-            f"    CPU median {pct(cpu, 50):6.1f} s, max {max(cpu):6.1f} s; stage medians (wall s): "
+            f"    CPU median {pct(cpu, 50):6.1f} s, p90 {pct(cpu, 90):6.1f} s, max {max(cpu):6.1f} s; candidates p90 "
+            f"{pct(candidates, 90):.0f}, max {max(candidates)}; stage medians (wall s): "
             + ", ".join(f"{stage} {pct(seconds, 50):.1f}" for stage, seconds in stages.items())
+        )
+        total = sum(sum(seconds) for seconds in stages.values()) or 1.0
+        print(
+            "    stage shares of all seeds' stage seconds: "
+            + ", ".join(f"{stage} {sum(seconds) / total:.0%}" for stage, seconds in stages.items())
         )
     if slots is DAILY:
         print(f"a day of seven boards, sum of medians: {sum(day):.1f} s")
@@ -251,9 +265,10 @@ def bench_slot(name: str, seeds: int) -> None:
 
     settings = load_settings()
     pipeline = settings.pipeline
-    chosen = next((s for s in pipeline.slots if s.name == name), None)
-    if chosen is None:
-        raise SystemExit(f"--slot {name!r}: no such slot in config (have {', '.join(s.name for s in pipeline.slots)})")
+    try:
+        chosen = pipeline.named_slot(name)
+    except InputError as error:
+        raise SystemExit(str(error)) from None
     slot = chosen.as_generator_slot()
     config = settings.generator.model_copy(update={"max_candidates": pipeline.slot_candidates(chosen)})
     budget = pipeline.slot_budget(chosen)
@@ -333,6 +348,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--attempts", type=int, default=100)
     parser.add_argument("--budget", type=float, default=120.0)
+    parser.add_argument("--seed-list", default="", help="--big: these seeds (comma list) instead of 0..seeds-1")
+    parser.add_argument("--bands", default="easy,medium,hard,expert", help="--big: these bands only (comma list)")
     parser.add_argument("--slot", default=None, help="one slot of config/starbattle.yaml by name (--seeds of it)")
     parser.add_argument("--sheet", type=Path, default=None, help="--looks: write a contact sheet (HTML) here")
     args = parser.parse_args()
@@ -348,7 +365,8 @@ def main() -> None:
         bench_variety(200, 200)
     accepted = bench_slots(args.seeds, args.budget) if everything or args.slots else []
     if args.big:
-        bench_slots(args.seeds, args.budget, BIG)
+        big = [slot for slot in BIG if slot.band in args.bands.split(",")]
+        bench_slots(args.seeds, args.budget, big, [int(seed) for seed in args.seed_list.split(",") if seed])
     if everything or args.experience:
         bench_experience(40, accepted)
 

@@ -93,10 +93,29 @@ def _default_slots() -> list[SlotConfig]:
     return starbattle + queens
 
 
+def _default_extra_slots() -> list[SlotConfig]:
+    # A site's weekend board: 14x14 3-star in every band, made on request (`starbattle generate --slot NAME`), with
+    # budgets of their own (bench/bench_generator.py --big measures them).
+    return [
+        SlotConfig(
+            name=f"starbattle-14-{band}",
+            game="starbattle",
+            size=14,
+            stars=3,
+            band=band,
+            budget_seconds=600.0,
+            candidate_budget=200,
+        )
+        for band in ("easy", "medium", "hard", "expert")
+    ]
+
+
 class PipelineConfig(_Strict):
     """What runs when: the daily slots, their budgets, where things are stored, the nightly schedule."""
 
     slots: list[SlotConfig] = Field(default_factory=_default_slots, min_length=1)
+    # Slots the nightly run does not fill: same schema, filled on request (`starbattle generate --slot NAME`).
+    extra_slots: list[SlotConfig] = Field(default_factory=_default_extra_slots)
     # Seconds of generator time per slot and attempt; a slot that fails is retried with the next attempt's seed.
     # An outer limit: an attempt the clock ends publishes nothing and is retried by the next run with the same seed.
     budget_seconds: float = Field(default=300.0, gt=0)
@@ -134,7 +153,7 @@ class PipelineConfig(_Strict):
     # says data/site, the folder `starbattle publish` writes to when this is None).
     site_dir: str | None = None
 
-    @field_validator("slots")
+    @field_validator("slots", "extra_slots")
     @classmethod
     def _names_unique(cls, slots: list[SlotConfig]) -> list[SlotConfig]:
         seen: dict[str, int] = {}
@@ -161,11 +180,29 @@ class PipelineConfig(_Strict):
         return cron
 
     @model_validator(mode="after")
+    def _extra_names_are_new(self) -> PipelineConfig:
+        daily = {slot.name: index for index, slot in enumerate(self.slots)}
+        for index, slot in enumerate(self.extra_slots):
+            if slot.name in daily:
+                raise ValueError(
+                    f"extra_slots[{index}].name {slot.name!r} repeats the name of slots[{daily[slot.name]}]"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _url_scheme(self) -> PipelineConfig:
         if "://" not in self.database_url:
             shown = masked_url(self.database_url)
             raise ValueError(f"database_url {shown!r} is not a URL (sqlite:///path or postgresql://...)")
         return self
+
+    def named_slot(self, name: str) -> SlotConfig:
+        """The slot of this name, a daily one or an extra one; an unknown name is an InputError listing them."""
+        for slot in (*self.slots, *self.extra_slots):
+            if slot.name == name:
+                return slot
+        known = ", ".join(slot.name for slot in (*self.slots, *self.extra_slots))
+        raise InputError(f"--slot {name!r}: no such slot in pipeline.slots or pipeline.extra_slots (have {known})")
 
     def slot_budget(self, slot: SlotConfig) -> float:
         return slot.budget_seconds if slot.budget_seconds is not None else self.budget_seconds

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 
-from starbattle_core.generator import Generation, Slot, board_to_json, generate
+from starbattle_core.generator import Generation, GeneratorConfig, Slot, board_to_json, generate
+from starbattle_core.puzzle import InputError
 from starbattle_core.render import render_board
 
 from .app import app
@@ -23,14 +25,27 @@ def _counters_line(generation: Generation) -> str:
     )
 
 
+def _limit(config: GeneratorConfig) -> str:
+    return f" or {config.max_candidates} candidates" if config.max_candidates is not None else ""
+
+
 @app.command("generate")
 def generate_command(
-    game: str = typer.Option("starbattle", "--game", help="starbattle or queens."),
-    size: int = typer.Option(10, "--size", help="Board size N (N x N)."),
+    game: str = typer.Option(None, "--game", help="starbattle or queens (default: starbattle)."),
+    size: int = typer.Option(None, "--size", help="Board size N (N x N; default: 10)."),
     stars: int = typer.Option(None, "--stars", help="Stars per unit (default: 2 for Star Battle, 1 for Queens)."),
-    band: str = typer.Option("medium", "--band", help="easy, medium, hard or expert (Queens: up to hard)."),
+    band: str = typer.Option(
+        None, "--band", help="easy, medium, hard or expert (Queens: up to hard; default: medium)."
+    ),
+    slot_name: str = typer.Option(
+        None,
+        "--slot",
+        help="A slot of the config by name (pipeline.slots or pipeline.extra_slots): its board and budgets.",
+    ),
     seed: int = typer.Option(0, "--seed", help="The same seed, slot and config give the same board."),
-    budget: float = typer.Option(60.0, "--budget", help="Seconds to search before giving up.", min=0.0),
+    budget: float = typer.Option(
+        None, "--budget", help="Seconds to search before giving up (default: 60, or the slot's).", min=0.0
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object: the puzzle, its scores, counters."),
     ascii_only: bool = typer.Option(False, "--ascii", help="Draw with ASCII characters only."),
     show_solution: bool = typer.Option(False, "--solution", help="Draw the board with its solution's stars."),
@@ -39,21 +54,48 @@ def generate_command(
     band, over the fun and looks gates. Exit status 1 when the budget runs out first."""
     from flows.settings import load_settings  # the config loader lives with the pipeline; no Prefect import
 
+    settings = load_settings()
+    config = settings.generator
+    if slot_name is not None:
+        given = [
+            flag
+            for flag, value in (("--game", game), ("--size", size), ("--stars", stars), ("--band", band))
+            if value is not None
+        ]
+        if given:
+            raise InputError(f"--slot {slot_name!r} names the board: leave out {', '.join(given)}")
+        pipeline = settings.pipeline
+        named = pipeline.named_slot(slot_name)
+        game, size, stars, band = named.game, named.size, named.stars, named.band
+        config = config.model_copy(update={"max_candidates": pipeline.slot_candidates(named)})
+        if budget is None:
+            budget = pipeline.slot_budget(named)
+    game = game or "starbattle"
+    size = size or 10
+    band = band or "medium"
     if stars is None:
         stars = 1 if game == "queens" else 2
+    if budget is None:
+        budget = 60.0
     slot = Slot(game, size, stars, band)
-    settings = load_settings()
-    generation = generate(slot, seed, budget, settings.generator, settings.grading)
+    generation = generate(slot, seed, budget, config, settings.grading)
     board = generation.board
     if as_json:
         if board is None:
-            obj = {"game": game, "size": size, "stars": stars, "band": band, "seed": seed, "board": None}
+            obj: dict[str, Any] = {
+                "game": game,
+                "size": size,
+                "stars": stars,
+                "band": band,
+                "seed": seed,
+                "board": None,
+            }
             obj["counters"] = generation.counters.to_json()
         else:
             obj = board_to_json(board, generation.counters)
         typer.echo(json.dumps(obj))
     elif board is None:
-        typer.echo(f"no {band} {game} {size}x{size} board within {budget:g} s (seed {seed})")
+        typer.echo(f"no {band} {game} {size}x{size} board within {budget:g} s (seed {seed}){_limit(config)}")
         typer.echo(_counters_line(generation))
     else:
         plain = ascii_only or plain_terminal()

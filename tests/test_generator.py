@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 from conftest import run_starbattle
@@ -149,3 +150,39 @@ def test_cli_bad_slot_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str
     code, out, err = run(["generate", "--game", "queens", "--size", "8", "--band", "expert"], capsys)
     assert code == 2 and out == ""
     assert err.strip().count("\n") == 0 and "expert" in err
+
+
+def test_cli_makes_a_named_extra_slot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`generate --slot NAME` takes the slot's board and budgets from the config (here a small extra slot)."""
+    extra = {"name": "weekend", "game": "queens", "size": 7, "stars": 1, "band": "easy", "candidate_budget": 50}
+    config = tmp_path / "starbattle.yaml"
+    config.write_text(json.dumps({"pipeline": {"extra_slots": [extra]}}))
+    monkeypatch.setenv("STARBATTLE_CONFIG", str(config))
+    code, out, _ = run(["generate", "--slot", "weekend", "--seed", "1", "--json"], capsys)
+    assert code == 0
+    obj = json.loads(out)
+    assert (obj["game"], obj["size"], obj["band"], obj["seed"]) == ("queens", 7, "easy", 1)
+    assert obj["counters"]["candidates"] <= 50
+    # The same board as the slot's game, size and band spelled out: --slot only names them.
+    code, spelled, _ = run(
+        ["generate", "--game", "queens", "--size", "7", "--band", "easy", "--seed", "1", "--json"], capsys
+    )
+    assert code == 0 and puzzle_from_json(json.loads(spelled)).regions == puzzle_from_json(obj).regions
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["generate", "--slot", "no-such-slot"], ("--slot 'no-such-slot'", "starbattle-14-easy")),
+        (["generate", "--slot", "starbattle-14-easy", "--size", "9"], ("--slot", "leave out --size")),
+    ],
+)
+def test_cli_bad_slot_name_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str], words: tuple[str, ...]
+) -> None:
+    monkeypatch.delenv("STARBATTLE_CONFIG", raising=False)
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.strip().count("\n") == 0 and all(word in err for word in words)

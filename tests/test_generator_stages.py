@@ -35,6 +35,8 @@ from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import gives_away, smallest_allowed
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
+from starbattle_core.generator.stages import band_cap
+from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle, is_connected, solution_problems
 
@@ -366,3 +368,29 @@ def test_keys_tell_different_maps_and_layouts_apart() -> None:
             assert (region_map_key(a, 5) == region_map_key(b, 5)) == same
     layouts = [layout(6, 1, seed) for seed in range(30)]
     assert len({layout_key(x, 6) for x in layouts}) > 1
+
+
+def test_hard_slots_of_big_boards_grade_under_the_hard_cutoff() -> None:
+    grading, config = GradingConfig(), GeneratorConfig()
+    assert band_cap(Slot("starbattle", 14, 3, "hard"), config, grading) == grading.hard_below - 1
+    assert band_cap(Slot("starbattle", 10, 2, "hard"), config, grading) is None  # the daily boards stay as measured
+    assert band_cap(Slot("starbattle", 14, 3, "expert"), config, grading) is None
+    uncapped = config.model_copy(update={"cap_hard_from_size": None})
+    assert band_cap(Slot("starbattle", 14, 3, "hard"), uncapped, grading) is None
+
+
+def test_the_hard_cap_publishes_the_full_grade() -> None:
+    """Golden, on real boards: a solve capped at the hard cutoff that finishes is the full grade step for step (the
+    generator publishes it), and every board the full grade puts at hard or below finishes under the cap."""
+    grading = GradingConfig()
+    boards = [p for p in read_jsonl(str(shared_file("starbattle/archive.jsonl"))) if p.size == 10][-30:]
+    bands = set()
+    for board in boards:
+        full, capped = grade(board, grading), grade(board, grading, max_cost=grading.hard_below - 1)
+        bands.add(full.band)
+        if full.band != "expert":
+            assert capped.solved, board.id
+        if capped.solved:
+            assert (capped.steps, capped.difficulty, capped.band) == (full.steps, full.difficulty, full.band), board.id
+            assert capped.experience == full.experience
+    assert {"medium", "hard", "expert"} <= bands

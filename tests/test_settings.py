@@ -118,3 +118,32 @@ def test_unknown_section_and_bad_yaml_and_missing_file(tmp_path: Path) -> None:
         load_settings(write(tmp_path, "- just\n- a list\n"))
     with pytest.raises(ConfigError, match="config file not found"):
         load_settings(tmp_path / "absent.yaml")
+
+
+def test_extra_slots_are_named_but_not_in_the_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STARBATTLE_CONFIG", raising=False)
+    shipped = load_settings().pipeline
+    assert shipped.extra_slots == Settings().pipeline.extra_slots
+    assert [(s.size, s.stars, s.band) for s in shipped.extra_slots] == [
+        (14, 3, band) for band in ("easy", "medium", "hard", "expert")
+    ]
+    assert not {s.name for s in shipped.slots} & {s.name for s in shipped.extra_slots}
+    assert shipped.named_slot("starbattle-14-hard").band == "hard"
+    assert shipped.named_slot("queens-easy").size == 9
+    with pytest.raises(InputError, match="no such slot"):
+        shipped.named_slot("starbattle-15-hard")
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "expected"),
+    [
+        ({"extra_slots": [SLOT, {**SLOT, "band": "hard"}]}, "pipeline.extra_slots: [1].name 's' repeats the name"),
+        ({"slots": [SLOT], "extra_slots": [{**SLOT, "band": "hard"}]}, "extra_slots[0].name 's' repeats the name of"),
+        ({"extra_slots": [{**SLOT, "size": 7}]}, "pipeline.extra_slots[0].stars: no layout exists for a 7x7 board"),
+        ({"extra_slots": [{**SLOT, "colour": "red"}]}, "pipeline.extra_slots[0].colour: unknown key"),
+    ],
+)
+def test_extra_slot_mistakes_name_their_key(tmp_path: Path, pipeline: dict, expected: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(write(tmp_path, yaml.safe_dump({"pipeline": pipeline})))
+    assert expected in str(caught.value) and "\n" not in str(caught.value)

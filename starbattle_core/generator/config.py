@@ -63,6 +63,12 @@ class GeneratorConfig(BaseModel):
     easy_max_cost_queens: int = Field(3, ge=1)
     # ... tried first on the raw board, before any counting or repair (completion proves it unique).
     easy_hunt_raw: bool = True
+    # Hard Star Battle slots of boards at least this big (None: none) grade under a cap of the hard band's upper
+    # cutoff, as medium slots do under theirs: a step dearer than that carries the board past hard, so the capped
+    # solver gives the same grade to every hard board and gives up early on the others, skipping the chains of
+    # chains (cost 2800-3840) where a 14x14 grade spent up to ten minutes. Smaller boards stay as measured: without
+    # the cap an expert board near the band is tuned towards it, with it that board stops as stuck.
+    cap_hard_from_size: int | None = Field(14, ge=4)
     # A second budget next to the seconds: the number of candidates tried (None: no limit). When it, and not the
     # clock, ends a run, the result is the same on every machine.
     max_candidates: int | None = Field(None, ge=1)

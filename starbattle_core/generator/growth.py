@@ -96,11 +96,42 @@ def grow_starbattle_regions(
     free = g.all_cells & ~sum(region)
     history: list[tuple[int, int, Cells]] = []  # (region, cell, what `missing` was before)
     backtracks = 0
+    # A region can still reach its missing stars when some witness exists: a 4-connected set of cells holding the
+    # region and its missing stars, the rest free cells it may own. A witness stays one while no cell of it is given
+    # to another region (a cell given back by backtracking only adds room), so a placement re-floods only the
+    # regions whose witness it cuts: the same verdicts as flooding every region every time, at a fraction of the
+    # cost on 14x14 3-star boards (where growth was most of a candidate's seconds). None: not known.
+    witness: list[Cells | None] = [None] * len(groups)
 
-    def feasible() -> bool:
+    def flood(h: int) -> Cells | None:
+        """A witness for region h, grown from the region a ring of cells at a time until it holds every missing
+        star (None when none exists)."""
+        room = (free & ~foreign[h]) | region[h]
+        seen = region[h]
+        while missing[h] & ~seen:
+            more = g.grow(seen) & room
+            if not more:
+                return None
+            seen |= more
+        return seen
+
+    def feasible(i: int, bit: Cells) -> bool:
+        """Whether every region can still reach its missing stars once `bit` (already placed) belongs to region i;
+        the witnesses are updated only when it can."""
+        found: dict[int, Cells] = {}
         for h, need in enumerate(missing):
-            if need and g.reach(region[h], free & ~foreign[h]) & need != need:
-                return False
+            if not need:
+                continue
+            known = witness[h]
+            if h == i and known is not None:
+                found[h] = known | bit
+            elif known is None or known & bit:
+                fresh = flood(h)
+                if fresh is None:
+                    return False
+                found[h] = fresh
+        for h, need in enumerate(missing):
+            witness[h] = found.get(h, witness[h]) if need else None
         return True
 
     while any(missing):
@@ -118,7 +149,7 @@ def grow_starbattle_regions(
             region[i] |= bit
             free &= ~bit
             missing[i] &= ~bit
-            if feasible():
+            if feasible(i, bit):
                 history.append((i, cell, before))
                 placed = True
                 break

@@ -49,6 +49,8 @@ def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int
         return QUEENS_HYPOTHETICAL_COST - 1 if slot.band == "medium" else None
     if slot.band == "medium":
         return grading.medium_below - 1
+    if slot.band == "hard" and config.cap_hard_from_size is not None and slot.size >= config.cap_hard_from_size:
+        return grading.hard_below - 1
     return None
 
 
