@@ -47,6 +47,7 @@ class Throughput:
     longest_attempt: float
     stage_runs: int  # the flow run's stage task runs (on the runner)
     other_runs: int  # its other task runs (the writes, in the flow's process)
+    cpu: dict[str, float]  # CPU seconds of the backfill by kind of process (see `cpu_seconds`)
 
     @property
     def per_minute(self) -> float:
@@ -67,6 +68,52 @@ def write_config(folder: Path, slots: str, **pipeline: Any) -> Path:
     return path
 
 
+def _tree(pid: int) -> list[int]:
+    """`pid`'s descendants alive now, from /proc."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far (user + system) by this process and what it started, by kind: the generation
+    `workers` (the Dask workers and the process pool's, all spawned by multiprocessing), the Prefect `server`, and
+    the `flow` process itself (the flow's engine, its writes, and the Dask scheduler, which LocalCluster runs here).
+    A process that ended and was reaped counts in its parent's children's time: the pool's workers are reaped by this
+    process, so this process's reaped children count as workers."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own, reaped = os.times(), resource_children()
+    spent = {"workers": reaped, "server": 0.0, "flow": own.user + own.system}
+    for pid in _tree(os.getpid()):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        # utime, stime, and the reaped children's cutime, cstime (fields 14-17 of proc(5), here from the state on)
+        used = sum(int(value) for value in fields[11:15]) / tick
+        kind = "workers" if b"spawn_main" in command else "server" if b"prefect" in command else "flow"
+        spent[kind] += used
+    return spent
+
+
+def resource_children() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughput:
     from sqlmodel import Session, func, select
 
@@ -77,10 +124,12 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughp
     from flows.tasks import database
 
     end = start + dt.timedelta(days=days - 1)
+    used = cpu_seconds()
     began = time.perf_counter()
     # A slot whose every attempt ran out of its seconds fails the run; its other boards still count.
     state = backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config), return_state=True)
     seconds = time.perf_counter() - began
+    cpu = {kind: spent - used[kind] for kind, spent in cpu_seconds().items()}
     stage_runs, other_runs = count_task_runs(state.state_details.flow_run_id)
     engine = database(load_settings(config).pipeline.resolved_database_url())
     stats = slot_stats(engine)
@@ -95,6 +144,7 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughp
         longest_attempt=float(longest),
         stage_runs=stage_runs,
         other_runs=other_runs,
+        cpu=cpu,
     )
 
 
@@ -228,7 +278,9 @@ def project_year(rows: dict[str, Throughput], overheads: dict[str, float], worke
     workers at the efficiency measured from 1 to 2 workers. In the one flow process, in series: per board,
     submitting those stage task runs to Dask, its in-process write task runs and one transaction. The two
     overlap (boards are published while others are generated), so the longer one sets the pace; then the tail
-    (the longest single attempt, which starts last in the worst case) and the flow's own start.
+    (the longest single attempt, which starts last in the worst case) and the flow's own start. And the one
+    Prefect server process, in series too: the CPU seconds it spent a board in the 1-worker run (its share of the
+    task runs, plus its idle loops over the run's wall time, so an upper bound for a faster run).
     """
     one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
     efficiency = min(1.0, (two.per_minute / one.per_minute) / 2)
@@ -239,10 +291,31 @@ def project_year(rows: dict[str, Throughput], overheads: dict[str, float], worke
     on_workers = one.generator_seconds / one.boards + stages * on_dask
     in_flow = stages * submit + writes * in_process + overheads["transaction (SQLite)"] / 1000
     parallel = YEAR_BOARDS * on_workers / (workers * efficiency)
-    serial = YEAR_BOARDS * in_flow
-    total = max(parallel, serial) + one.longest_attempt + overheads["flow start and end"] / 1000
-    limit = "generation on the workers" if parallel >= serial else "the flow process submitting and publishing"
-    return total, limit
+    bounds = {
+        "generation on the workers": parallel,
+        "the flow process submitting and publishing": YEAR_BOARDS * in_flow,
+        "the Prefect server (one process)": YEAR_BOARDS * one.cpu["server"] / one.boards,
+    }
+    limit = max(bounds, key=lambda name: bounds[name])
+    return bounds[limit] + one.longest_attempt + overheads["flow start and end"] / 1000, limit
+
+
+def ceiling(rows: dict[str, Throughput], cores: int) -> str:
+    """The most 1 -> 2 workers can gain on this machine, from the CPU seconds a board costs in each run: k workers
+    make boards at most k / (the workers' CPU a board) a second, and all the processes together (workers, Prefect
+    server, flow process) at most cores / (all their CPU a board); the rate is under both bounds."""
+
+    def bound(row: Throughput, workers: int) -> float:
+        worker = row.cpu["workers"] / row.boards
+        whole = sum(row.cpu.values()) / row.boards
+        return min(workers / worker, cores / whole)
+
+    one, two = rows["dask, 1 worker"], rows["dask, 2 workers"]
+    most = bound(two, 2) / bound(one, 1)
+    return (
+        f"ceiling on {cores} cores from the CPU a board costs: 2 workers at most {most:.2f}x 1 worker "
+        f"(at most {60 * bound(one, 1):.1f} and {60 * bound(two, 2):.1f} boards/min)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -253,13 +326,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, help="generator seconds per slot and attempt (default: the config's)")
     parser.add_argument("--tasks", type=int, default=200, help="no-op tasks per overhead measurement (default 200)")
     parser.add_argument("--overheads-only", action="store_true", help="only the per-task overheads (no backfills)")
+    parser.add_argument("--skip-stock", action="store_true", help="no rows of prefect-dask as it comes")
+    parser.add_argument("--batch-size", type=int, help="candidates a full batch (default: the config's)")
     args, _rest = parser.parse_known_args(argv)
     start = dt.date(2027, 1, 1)
     load = os.getloadavg()[0]
     print(f"scale bench: {args.days} date(s) x {args.slots} slots per runner; load average {load:.1f} at start")
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
         root = Path(folder)
-        budget = {} if args.budget is None else {"budget_seconds": args.budget}
+        overrides: dict[str, Any] = {} if args.budget is None else {"budget_seconds": args.budget}
+        if args.batch_size is not None:
+            overrides["batch_size"] = args.batch_size
         base = write_config(root / "base", args.slots)
         from flows.environment import prepare_prefect
         from flows.server import prefect_api
@@ -269,7 +346,7 @@ def main(argv: list[str] | None = None) -> None:
         prepare_prefect(settings)
         with prefect_api(settings):
             rows: dict[str, Throughput] = {}
-            config = write_config(root / "pool", args.slots, workers=2, **budget)
+            config = write_config(root / "pool", args.slots, workers=2, **overrides)
             if not args.overheads_only:
                 rows["process pool, 2 workers"] = run_backfill("process pool, 2 workers", config, start, args.days)
             overheads: dict[str, float] = {}
@@ -278,10 +355,10 @@ def main(argv: list[str] | None = None) -> None:
                     warm(cluster.scheduler_address)
                     address = cluster.scheduler_address
                     plural = "s" if workers > 1 else ""
-                    for stock in () if args.overheads_only else (True, False):
+                    for stock in () if args.overheads_only else (False,) if args.skip_stock else (True, False):
                         name = f"dask, {workers} worker{plural}" + (" (prefect-dask as is)" if stock else "")
                         home = f"dask-{workers}" + ("-stock" if stock else "")
-                        config = write_config(root / home, args.slots, dask_address=address, **budget)
+                        config = write_config(root / home, args.slots, dask_address=address, **overrides)
                         # The baseline: the same flow on the runner `--dask` used before flows/cluster.py's.
                         patched = mock.patch("flows.daily.dask_task_runner", stock_runner) if stock else nullcontext()
                         with patched:
@@ -315,11 +392,20 @@ def main(argv: list[str] | None = None) -> None:
                 f"{row.generator_seconds / max(1, row.boards):11.2f} {row.longest_attempt:9.1f} "
                 f"{row.stage_runs:10d} {row.other_runs:10d}"
             )
-        for suffix in (" (prefect-dask as is)", ""):
+        print(f"\n  {'CPU seconds a board':38} {'workers':>7} {'server':>7} {'flow':>7} {'all':>7} {'cores busy':>10}")
+        for row in rows.values():
+            spent = {kind: seconds / max(1, row.boards) for kind, seconds in row.cpu.items()}
+            busy = sum(row.cpu.values()) / row.seconds
+            print(
+                f"  {row.runner:38} {spent['workers']:7.2f} {spent['server']:7.2f} {spent['flow']:7.2f} "
+                f"{sum(spent.values()):7.2f} {busy:10.2f}"
+            )
+        for suffix in ("",) if args.skip_stock else (" (prefect-dask as is)", ""):
             one, two = rows["dask, 1 worker" + suffix], rows["dask, 2 workers" + suffix]
             print(
                 f"  speed-up from 1 to 2 Dask workers{suffix}: {two.per_minute / one.per_minute:.2f}x (linear: 2.00x)"
             )
+        print(f"  {ceiling(rows, os.cpu_count() or 1)}")
         print(f"\n  a year ({YEAR_BOARDS:,} boards) projected from the Dask rows above (flows/cluster.py's runner):")
         for workers in (16, 64):
             seconds, limit = project_year(rows, overheads, workers)
