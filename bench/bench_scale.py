@@ -68,7 +68,7 @@ def write_config(folder: Path, slots: str, **pipeline: Any) -> Path:
     return path
 
 
-def _tree(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
     """`pid`'s descendants alive now, from /proc."""
     parents: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -85,25 +85,31 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds of process `pid` and of its children it reaped (utime, stime, cutime, cstime of proc(5)), or 0
+    when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds() -> dict[str, float]:
     """CPU seconds used so far (user + system) by this process and what it started, by kind: the generation
     `workers` (the Dask workers and the process pool's, all spawned by multiprocessing), the Prefect `server`, and
     the `flow` process itself (the flow's engine, its writes, and the Dask scheduler, which LocalCluster runs here).
     A process that ended and was reaped counts in its parent's children's time: the pool's workers are reaped by this
     process, so this process's reaped children count as workers."""
-    tick = os.sysconf("SC_CLK_TCK")
     own, reaped = os.times(), resource_children()
     spent = {"workers": reaped, "server": 0.0, "flow": own.user + own.system}
-    for pid in _tree(os.getpid()):
+    for pid in descendants(os.getpid()):
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        # utime, stime, and the reaped children's cutime, cstime (fields 14-17 of proc(5), here from the state on)
-        used = sum(int(value) for value in fields[11:15]) / tick
         kind = "workers" if b"spawn_main" in command else "server" if b"prefect" in command else "flow"
-        spent[kind] += used
+        spent[kind] += process_cpu(pid)
     return spent
 
 

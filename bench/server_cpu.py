@@ -20,7 +20,8 @@ import sys
 import tempfile
 import time
 import urllib.request
-from pathlib import Path
+
+from bench_scale import descendants, process_cpu
 
 START_SECONDS = 600
 DRAIN_SECONDS = 6  # the server writes a flow's events after the flow ends: wait for them before reading its CPU
@@ -52,24 +53,7 @@ VARIANTS = [
 
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system, reaped children included) of `pid` and every process below it."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    total, todo = 0.0, [pid]
-    while todo:
-        current = todo.pop()
-        try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += sum(int(value) for value in fields[11:15]) / tick  # utime, stime, cutime, cstime
-        todo += parents.get(current, [])
-    return total
+    return sum(process_cpu(process) for process in [pid, *descendants(pid)])
 
 
 def free_port() -> int:
