@@ -70,9 +70,10 @@ def generate_command(
         config = config.model_copy(update={"max_candidates": pipeline.slot_candidates(named)})
         if budget is None:
             budget = pipeline.slot_budget(named)
-    game = game or "starbattle"
-    size = size or 10
-    band = band or "medium"
+    # `is None`, not `or`: a --size 0 is bad input for Slot to name, not a request for the default.
+    game = "starbattle" if game is None else game
+    size = 10 if size is None else size
+    band = "medium" if band is None else band
     if stars is None:
         stars = 1 if game == "queens" else 2
     if budget is None:
