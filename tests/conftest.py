@@ -21,6 +21,57 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+# The heaviest test files, slowest first (their summed --durations in `.ci/run`'s log; minutes each). CI runs one
+# file a worker in collection order (`--dist loadfile --no-loadscope-reorder`); with these handed out first, the
+# many short files fill the other core while they run, instead of one long file keeping a core busy alone at the end.
+HEAVIEST_FILES = [
+    "test_served.py",
+    "test_flows.py",
+    "test_dask.py",
+    "test_servers.py",
+    "test_signals.py",
+    "test_concurrent.py",
+    "test_workers.py",
+    "test_grader_invariance.py",
+    "test_counter.py",
+    "test_site.py",
+    "test_db.py",
+    "test_generator_stages.py",
+    "test_browser.py",
+    "test_faults.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heaviest files first; a stable sort, so each file's tests keep their own order."""
+    rank = {name: place for place, name in enumerate(HEAVIEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+_DESELECTED = pytest.StashKey[int]()
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    if items:
+        config = items[0].config
+        config.stash[_DESELECTED] = config.stash.get(_DESELECTED, 0) + len(items)
+
+
+@pytest.fixture(scope="session")
+def suite_size(request: pytest.FixtureRequest) -> int | None:
+    """How many tests this session collected, deselected ones included (`-m 'not slow'`, `-k`), when it collected
+    the whole suite (no paths given, nothing ignored); None otherwise. Each xdist worker collects everything, so CI's
+    run knows the count without collecting it again in a process of its own (20-50 s)."""
+    config = request.config
+    if (
+        config.args_source != pytest.Config.ArgsSource.TESTPATHS
+        or config.getoption("ignore")
+        or config.getoption("ignore_glob")
+    ):
+        return None
+    return len(request.session.items) + config.stash.get(_DESELECTED, 0)
+
+
 def shared_file(relative: str) -> Path:
     path = SHARED_DATA / relative
     if not path.exists():

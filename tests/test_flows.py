@@ -160,15 +160,16 @@ def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> No
 
     one = write_config(tmp_path, batch_size=1, workers=1, name="one")
     pool = write_config(tmp_path, batch_size=5, workers=2, name="pool")
-    assert backfill(start="2026-10-01", end="2026-10-02", config_path=one)["unfilled"] == []
-    assert backfill(start="2026-10-01", end="2026-10-02", config_path=pool)["unfilled"] == []
+    # One date: test_funnel.py checks more batch sizes stage by stage; this is the flow's whole path.
+    assert backfill(start="2026-10-01", end="2026-10-01", config_path=one)["unfilled"] == []
+    assert backfill(start="2026-10-01", end="2026-10-01", config_path=pool)["unfilled"] == []
     boards = {}
     for config in (one, pool):
         engine = database(load_settings(config).pipeline.resolved_database_url())
         with Session(engine) as session:
             rows = session.exec(select(ScheduleEntry, PuzzleRecord).where(ScheduleEntry.puzzle_id == PuzzleRecord.id))
             boards[config] = sorted((e.date, e.slot, p.regions, p.solution, p.difficulty, p.seed) for e, p in rows)
-    assert len(boards[one]) == 2 * len(SMALL_SLOTS) and boards[one] == boards[pool]
+    assert len(boards[one]) == len(SMALL_SLOTS) and boards[one] == boards[pool]
 
 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:
