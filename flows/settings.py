@@ -259,7 +259,7 @@ def _key_path(loc: tuple[Any, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif not str(part).startswith(("function-", "literal")):
+        elif not str(part).startswith(("function-", "literal", "[key]")):  # [key]: the mapping key just named
             # A key that is not a plain name (a newline, a space) is quoted, so the message stays one line.
             name = str(part) if str(part).isidentifier() else repr(part)
             path += f".{name}" if path else name

@@ -47,10 +47,11 @@ def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int
         return config.easy_max_cost(slot.game)
     if slot.game == "queens":
         return QUEENS_HYPOTHETICAL_COST - 1 if slot.band == "medium" else None
+    cutoffs = grading.cutoffs(slot.size)
     if slot.band == "medium":
-        return grading.medium_below - 1
+        return cutoffs.medium_below - 1
     if slot.band == "hard" and config.cap_hard_from_size is not None and slot.size >= config.cap_hard_from_size:
-        return grading.hard_below - 1
+        return cutoffs.hard_below - 1
     return None
 
 
@@ -73,7 +74,8 @@ def band_miss(result: Grade, slot: Slot, grading: GradingConfig) -> float:
             return 0.0
         lean = math.exp(-result.difficulty / 100)
         return abs(steps) + 0.5 * (lean if steps > 0 else 1 - lean)
-    cutoffs = (0, grading.easy_below, grading.medium_below, grading.hard_below, math.inf)
+    edges = grading.cutoffs(slot.size)
+    cutoffs = (0, edges.easy_below, edges.medium_below, edges.hard_below, math.inf)
     index = BANDS.index(slot.band)
     low, high = cutoffs[index], cutoffs[index + 1]
     difficulty = max(result.difficulty, 1)

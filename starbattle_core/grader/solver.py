@@ -153,7 +153,7 @@ def _grade(
         band = _queens_band(steps, difficulty, config)
         quick = config.experience.queens_quick_cost
     else:
-        band = config.band(difficulty)
+        band = config.band(difficulty, puzzle.size)
         quick = config.experience.quick_cost
     scored = experience(steps, config.experience, quick, puzzle.game)
     return Grade(
