@@ -255,7 +255,12 @@ def fit_size(fit: list[dict], held: list[dict], config: GradingConfig, size: int
             f"  {file:15} {label:7} {big:8.0f} / {ten:6.0f} = {ratio:6.2f}   quantile-mapped easy / medium cutoffs "
             f"{shown}"
         )
-    print(f"  size factor (median of the ratios) {factor:.2f}:")
+    every = [size_factor(split_halves(fit + held, seed)[0], size)[0] for seed in range(10)]
+    print(
+        f"  size factor (median of the ratios) {factor:.2f}; on all boards {size_factor(fit + held, size)[0]:.2f}, "
+        f"on the fit halves of split seeds 0-9 {min(every):.2f} / {float(np.median(every)):.2f} / {max(every):.2f} "
+        "(min / median / max):"
+    )
     print(
         f"  size_bands:\n    {size}: {{easy_below: {sized.easy_below}, medium_below: {sized.medium_below}, "
         f"hard_below: {sized.hard_below}}}"

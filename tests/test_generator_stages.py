@@ -37,7 +37,7 @@ from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import gives_away, smallest_allowed
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
-from starbattle_core.generator.stages import band_cap, band_miss
+from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss
 from starbattle_core.generator.tuning import band_middle
 from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
@@ -401,6 +401,34 @@ def test_band_distances_and_targets_read_the_slot_size_cutoffs() -> None:
     low, target, high = band_middle(Slot("starbattle", 14, 3, "medium"), grading) or (0, 0, 0)
     assert target == pytest.approx(math.sqrt(big.easy_below * big.medium_below))
     assert big.easy_below < low < target < high < big.medium_below
+
+
+def test_the_ceiling_of_big_slots_publishes_the_full_grade() -> None:
+    """Golden, on real 14x14 boards (the app's 60: most grade in well under a second): a medium or hard 14x14
+    slot's solve stops once the next step would reach the band's upper cutoff; a solve that finishes is the full
+    grade step for step, and every board the full grade puts below the cutoff finishes. 10x10 slots have none."""
+    grading, config = GradingConfig(), GeneratorConfig()
+    assert band_ceiling(Slot("starbattle", 10, 2, "medium"), config, grading) is None
+    assert band_ceiling(Slot("starbattle", 14, 3, "easy"), config, grading) is None
+    assert band_ceiling(Slot("starbattle", 14, 3, "expert"), config, grading) is None
+    slots = [Slot("starbattle", 14, 3, band) for band in ("medium", "hard")]
+    boards = [p for p in read_jsonl(str(shared_file("starbattle/labelled.jsonl"))) if p.size == 14]
+    stopped = finished = 0
+    for board in boards:
+        full = grade(board, grading, chains=False)
+        for slot in slots:
+            ceiling = band_ceiling(slot, config, grading)
+            assert ceiling == getattr(grading.cutoffs(14), f"{slot.band}_below")
+            capped = grade(
+                board, grading, max_cost=band_cap(slot, config, grading), max_difficulty=ceiling, chains=False
+            )
+            if full.difficulty < ceiling:
+                assert capped.solved and (capped.steps, capped.difficulty) == (full.steps, full.difficulty), board.id
+                finished += 1
+            else:
+                assert not capped.solved and capped.difficulty < ceiling, board.id
+                stopped += 1
+    assert finished and stopped
 
 
 def test_the_hard_cap_publishes_the_full_grade() -> None:

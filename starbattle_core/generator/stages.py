@@ -55,8 +55,22 @@ def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int
     return None
 
 
+def band_ceiling(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:
+    """The difficulty a board of the slot's band stays below, for Star Battle medium and hard slots of boards of at
+    least `cap_hard_from_size` (None elsewhere): their solve stops once the next step would reach it. On 14x14 the
+    per-step cap alone leaves the whole-board chains of chains (3,600-3,840) under the hard cutoff (5,300), and one
+    uncapped 14x14 grade can run for minutes; the daily 10x10 slots keep the per-step cap they were measured with."""
+    big = config.cap_hard_from_size is not None and slot.size >= config.cap_hard_from_size
+    if slot.game == "queens" or not big or slot.band not in ("medium", "hard"):
+        return None
+    cutoffs = grading.cutoffs(slot.size)
+    return cutoffs.medium_below if slot.band == "medium" else cutoffs.hard_below
+
+
 def grade_for_slot(puzzle: Puzzle, slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> Grade:
-    return grade(puzzle, grading, max_cost=band_cap(slot, config, grading))
+    return grade(
+        puzzle, grading, max_cost=band_cap(slot, config, grading), max_difficulty=band_ceiling(slot, config, grading)
+    )
 
 
 def band_miss(result: Grade, slot: Slot, grading: GradingConfig) -> float:
