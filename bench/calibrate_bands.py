@@ -14,7 +14,18 @@ in two by a seeded shuffle; the cutoffs are fitted on one half only:
 The other half scores them: how often the medium/hard cutoff agrees with the labels, the bands each label lands
 in, the AUC of normal against hard per size and the Spearman correlation of difficulty with logic work.
 
+With --with-14 the 14x14 3-star boards of both publishers are graded too (the site's hard ones take most of half
+an hour on two cores) and the 10x10 cutoffs are carried over to 14x14 by what the same labels score at both sizes:
+for each publisher and label, the ratio of its 14x14 median to its 10x10 median (fit half); the size factor is the
+median of those ratios, and each 14x14 cutoff is the fitted 10x10 one times the factor (two significant figures).
+One factor for all three keeps the bands' widths of 10x10, and the median keeps one label that changes its meaning
+with the size (the site's 14x14 hard boards need whole-board chains of chains, its 10x10 ones seldom a trial step)
+from setting the scale. The held-out half checks it: at each size, the bands each label lands in, and per
+publisher the medium|hard agreement. Each group's quantile mapping (the 10x10 cutoff's quantile in the group's
+10x10 boards, read in its 14x14 boards) is printed beside it as the cross-check.
+
     python bench/calibrate_bands.py --workers 2                 # grade, fit, score; prints the YAML lines
+    python bench/calibrate_bands.py --with-14 --workers 2 --json calibration.jsonl   # and the 14x14 fit
     python bench/calibrate_bands.py --graded calibration.jsonl  # reuse the grades of an earlier run (--json)
 """
 
@@ -34,7 +45,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from starbattle_core.formats import puzzle_from_json  # noqa: E402
-from starbattle_core.grader import SOLVER_VERSION, GradingConfig, grade  # noqa: E402
+from starbattle_core.grader import SOLVER_VERSION, BandCutoffs, GradingConfig, grade  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data" / "starbattle"
 
@@ -45,7 +56,7 @@ def labelled_rows(with_14: bool) -> list[dict]:
         for line in (SHARED / name).read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             label = row.get("label") or ""
-            wanted = row["size"] == 10 or (with_14 and row["size"] == 14 and name == "labelled.jsonl")
+            wanted = row["size"] == 10 or (with_14 and row["size"] == 14)
             if wanted and (label in ("medium", "normal", "hard") or label.startswith("logic work")):
                 row["file"] = name
                 rows.append(row)
@@ -128,7 +139,7 @@ def main() -> None:
     parser.add_argument("--graded", help="read the grades from this file instead of grading")
     parser.add_argument("--json", dest="json_out", help="write the grades here")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--with-14", action="store_true", help="also grade the app's 14x14 packs (minutes)")
+    parser.add_argument("--with-14", action="store_true", help="also grade the 14x14 boards and fit their cutoffs")
     parser.add_argument("--seed", type=int, default=10)
     args = parser.parse_args()
     print(f"solver {SOLVER_VERSION}")
@@ -189,11 +200,96 @@ def main() -> None:
             if logic:
                 rho = spearman([r["difficulty"] for r in logic], [r["logic_work"] for r in logic])
                 print(f"  {size}x{size} KrazyDad logic work {part:8} Spearman {rho:.3f} (n={len(logic)})")
+    if any(r["size"] == 14 for r in records):
+        fit_size(fit, held, config, 14)
     share = [r["hypothetical"] / r["difficulty"] for r in records if r["label"] == "hard" and r["difficulty"]]
     print(
         f"\nHypothetical share of difficulty on the hard-labelled boards: mean {np.mean(share):.1%}, "
         f"median {np.median(share):.1%}"
     )
+
+
+def label_medians(records: list[dict], size: int) -> dict[tuple[str, str], float]:
+    """The median difficulty per (file, label) of the labelled boards of one size (logic-work boards aside)."""
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for r in records:
+        if r["size"] == size and r["logic_work"] is None:
+            groups[(r["file"], r["label"])].append(r["difficulty"])
+    return {key: float(np.median(values)) for key, values in groups.items()}
+
+
+def size_factor(fit: list[dict], size: int) -> tuple[float, dict[tuple[str, str], float]]:
+    """The median over publishers and labels of (median at `size`) / (median at 10x10), and each ratio."""
+    ten, big = label_medians(fit, 10), label_medians(fit, size)
+    ratios = {key: big[key] / ten[key] for key in sorted(ten) if key in big}
+    return float(np.median(list(ratios.values()))), ratios
+
+
+def scaled_cutoffs(config: GradingConfig, factor: float) -> BandCutoffs:
+    edges = (config.easy_below, config.medium_below, config.hard_below)
+    easy, medium, hard = (round_cutoff(edge * factor) for edge in edges)
+    return BandCutoffs(easy_below=easy, medium_below=medium, hard_below=hard)
+
+
+def quantile_mapped(fit: list[dict], key: tuple[str, str], size: int, cutoff: int) -> float | None:
+    """The group's `size` difficulty at the quantile where `cutoff` sits among its 10x10 boards (None when the
+    cutoff lies outside them: a quantile of 0 or 1 maps to nothing)."""
+    ten = [r["difficulty"] for r in fit if r["size"] == 10 and (r["file"], r["label"]) == key]
+    big = [r["difficulty"] for r in fit if r["size"] == size and (r["file"], r["label"]) == key]
+    share = sum(d < cutoff for d in ten) / len(ten)
+    if not 0 < share < 1:
+        return None
+    return float(np.quantile(big, share))
+
+
+def fit_size(fit: list[dict], held: list[dict], config: GradingConfig, size: int) -> BandCutoffs:
+    """Carry the fitted 10x10 cutoffs over to `size` boards (module docstring) and score them on the held half."""
+    factor, ratios = size_factor(fit, size)
+    sized = scaled_cutoffs(config, factor)
+    print(f"\n{size}x{size}: the same labels at both sizes, fit half (median difficulty {size}x{size} / 10x10):")
+    for (file, label), ratio in ratios.items():
+        ten, big = label_medians(fit, 10)[(file, label)], label_medians(fit, size)[(file, label)]
+        mapped = [quantile_mapped(fit, (file, label), size, c) for c in (config.easy_below, config.medium_below)]
+        shown = " / ".join("-" if m is None else f"{m:.0f}" for m in mapped)
+        print(
+            f"  {file:15} {label:7} {big:8.0f} / {ten:6.0f} = {ratio:6.2f}   quantile-mapped easy / medium cutoffs "
+            f"{shown}"
+        )
+    every = [size_factor(split_halves(fit + held, seed)[0], size)[0] for seed in range(10)]
+    print(
+        f"  size factor (median of the ratios) {factor:.2f}; on all boards {size_factor(fit + held, size)[0]:.2f}, "
+        f"on the fit halves of split seeds 0-9 {min(every):.2f} / {float(np.median(every)):.2f} / {max(every):.2f} "
+        "(min / median / max):"
+    )
+    print(
+        f"  size_bands:\n    {size}: {{easy_below: {sized.easy_below}, medium_below: {sized.medium_below}, "
+        f"hard_below: {sized.hard_below}}}"
+    )
+    print(f"\nHeld out: bands per label, {size}x{size} cutoffs (the 10x10 cutoffs in brackets); 10x10 beside them")
+    for (file, board_size, label), members in sorted(_by_label(held).items()):
+        if board_size not in (10, size) or label == "logic work":
+            continue
+        cut = sized if board_size == size else config.cutoffs()
+        bands: dict[str, int] = defaultdict(int)
+        old: dict[str, int] = defaultdict(int)
+        for r in members:
+            bands[cut.band(r["difficulty"])] += 1
+            old[config.band(r["difficulty"])] += 1
+        shown = ", ".join(f"{b} {bands[b] / len(members):4.0%} ({old[b] / len(members):4.0%})" for b in BANDS)
+        print(f"  {file:15} {board_size}x{board_size} {label:7} n={len(members):3}: {shown}")
+    for file in ("archive.jsonl", "labelled.jsonl"):
+        for board_size, cut in ((10, config.cutoffs()), (size, sized)):
+            group = [r for r in held if r["file"] == file and r["size"] == board_size and r["logic_work"] is None]
+            if group:
+                agree = sum((r["difficulty"] >= cut.medium_below) == (r["label"] == "hard") for r in group)
+                print(
+                    f"  {file:15} {board_size}x{board_size} medium|hard at {cut.medium_below}: agrees on "
+                    f"{agree}/{len(group)} (balanced {_balanced(group, cut.medium_below):.3f})"
+                )
+    return sized
+
+
+BANDS = ("easy", "medium", "hard", "expert")
 
 
 def _by_label(records: list[dict]) -> dict[tuple, list[dict]]:

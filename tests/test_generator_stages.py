@@ -6,6 +6,8 @@ engine counter and the model's independent `solution_problems`.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 
 import numpy as np
@@ -35,7 +37,8 @@ from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import gives_away, smallest_allowed
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
-from starbattle_core.generator.stages import band_cap
+from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss
+from starbattle_core.generator.tuning import band_middle
 from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle, is_connected, solution_problems
@@ -372,11 +375,60 @@ def test_keys_tell_different_maps_and_layouts_apart() -> None:
 
 def test_hard_slots_of_big_boards_grade_under_the_hard_cutoff() -> None:
     grading, config = GradingConfig(), GeneratorConfig()
-    assert band_cap(Slot("starbattle", 14, 3, "hard"), config, grading) == grading.hard_below - 1
+    assert band_cap(Slot("starbattle", 14, 3, "hard"), config, grading) == grading.cutoffs(14).hard_below - 1
+    # Every cap and distance reads the cutoffs of the slot's own size: 14x14 has its own table.
+    assert band_cap(Slot("starbattle", 14, 3, "medium"), config, grading) == grading.cutoffs(14).medium_below - 1
+    assert band_cap(Slot("starbattle", 10, 2, "medium"), config, grading) == grading.medium_below - 1
+    assert grading.cutoffs(14) != grading.cutoffs(10)
     assert band_cap(Slot("starbattle", 10, 2, "hard"), config, grading) is None  # the daily boards stay as measured
     assert band_cap(Slot("starbattle", 14, 3, "expert"), config, grading) is None
     uncapped = config.model_copy(update={"cap_hard_from_size": None})
     assert band_cap(Slot("starbattle", 14, 3, "hard"), uncapped, grading) is None
+
+
+def test_band_distances_and_targets_read_the_slot_size_cutoffs() -> None:
+    """A 14x14 difficulty that is easy by the 14x14 cutoffs is in an easy 14x14 slot's band but past a 10x10 one's,
+    and tuning aims 14x14 boards at the middle of the 14x14 band."""
+    grading = GradingConfig()
+    board = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
+    result = grade(board, grading)
+    assert result.solved
+    big, small = grading.cutoffs(14), grading.cutoffs(10)
+    inside = dataclasses.replace(result, difficulty=(small.easy_below + big.easy_below) // 2)
+    assert band_miss(inside, Slot("starbattle", 14, 3, "easy"), grading) == 0
+    assert band_miss(inside, Slot("starbattle", 10, 2, "easy"), grading) > 0
+    assert band_miss(inside, Slot("starbattle", 14, 3, "medium"), grading) > 0
+    low, target, high = band_middle(Slot("starbattle", 14, 3, "medium"), grading) or (0, 0, 0)
+    assert target == pytest.approx(math.sqrt(big.easy_below * big.medium_below))
+    assert big.easy_below < low < target < high < big.medium_below
+
+
+def test_the_ceiling_of_big_slots_publishes_the_full_grade() -> None:
+    """Golden, on real 14x14 boards (the app's 60: most grade in well under a second): a medium or hard 14x14
+    slot's solve stops once the next step would reach the band's upper cutoff; a solve that finishes is the full
+    grade step for step, and every board the full grade puts below the cutoff finishes. 10x10 slots have none."""
+    grading, config = GradingConfig(), GeneratorConfig()
+    assert band_ceiling(Slot("starbattle", 10, 2, "medium"), config, grading) is None
+    assert band_ceiling(Slot("starbattle", 14, 3, "easy"), config, grading) is None
+    assert band_ceiling(Slot("starbattle", 14, 3, "expert"), config, grading) is None
+    slots = [Slot("starbattle", 14, 3, band) for band in ("medium", "hard")]
+    boards = [p for p in read_jsonl(str(shared_file("starbattle/labelled.jsonl"))) if p.size == 14]
+    stopped = finished = 0
+    for board in boards:
+        full = grade(board, grading, chains=False)
+        for slot in slots:
+            ceiling = band_ceiling(slot, config, grading)
+            assert ceiling == getattr(grading.cutoffs(14), f"{slot.band}_below")
+            capped = grade(
+                board, grading, max_cost=band_cap(slot, config, grading), max_difficulty=ceiling, chains=False
+            )
+            if full.difficulty < ceiling:
+                assert capped.solved and (capped.steps, capped.difficulty) == (full.steps, full.difficulty), board.id
+                finished += 1
+            else:
+                assert not capped.solved and capped.difficulty < ceiling, board.id
+                stopped += 1
+    assert finished and stopped
 
 
 def test_the_hard_cap_publishes_the_full_grade() -> None:

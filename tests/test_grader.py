@@ -9,6 +9,7 @@ import json
 import math
 import random
 
+import numpy as np
 import pytest
 from brute_force import brute_force_solutions
 from conftest import shared_file
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from starbattle_core.counter import count_solutions
-from starbattle_core.formats import read_jsonl
+from starbattle_core.formats import puzzle_from_json, read_jsonl
 from starbattle_core.grader import (
     QUEENS_TECHNIQUES,
     SOLVER_VERSION,
@@ -303,3 +304,41 @@ def test_the_fun_gate_passes_designed_queens_levels() -> None:
     levels = [p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.size == 9][:40]
     scores = [grade(p).experience.fun for p in levels]
     assert sum(score >= 50 for score in scores) >= 0.75 * len(levels)
+
+
+def test_14x14_cutoffs_carry_the_app_labels_over_from_10x10() -> None:
+    """Golden, on real data: the 14x14 cutoffs are the 10x10 ones times one size factor, fitted by
+    bench/calibrate_bands.py --with-14 as the median over publishers and labels of (14x14 median / 10x10 median)
+    (README: "Bands"). The puzzle app labels both sizes: each of its labels' ratio lies within 10% of that factor
+    (measured: 2.74 normal, 2.73 hard, factor 2.95), and its packs split into bands as measured, the same label
+    landing in the same bands at both sizes (normal about half easy, hard mostly medium)."""
+    grading = GradingConfig()
+    small, big = grading.cutoffs(10), grading.cutoffs(14)
+    factors = [b / s for b, s in zip(
+        (big.easy_below, big.medium_below, big.hard_below),
+        (small.easy_below, small.medium_below, small.hard_below),
+        strict=True,
+    )]  # fmt: skip
+    factor = factors[0]
+    assert max(factors) / min(factors) < 1.03  # one factor, each cutoff rounded to two significant figures
+    difficulty: dict[tuple[int, str], list[int]] = {}
+    for puzzle_json in map(json.loads, shared_file("starbattle/labelled.jsonl").read_text().splitlines()):
+        if puzzle_json["label"] in ("normal", "hard"):
+            puzzle = puzzle_from_json(puzzle_json)
+            result = grade(puzzle, grading, chains=False)
+            assert result.solved, puzzle.id
+            difficulty.setdefault((puzzle.size, puzzle_json["label"]), []).append(result.difficulty)
+    for label in ("normal", "hard"):
+        ratio = float(np.median(difficulty[14, label]) / np.median(difficulty[10, label]))
+        assert abs(math.log(ratio / factor)) < math.log(1.1), (label, ratio, factor)
+    bands = ("easy", "medium", "hard", "expert")
+    split = {
+        key: tuple(sum(grading.band(d, key[0]) == band for d in values) for band in bands)
+        for key, values in difficulty.items()
+    }
+    assert split == {
+        (10, "normal"): (14, 17, 0, 0),
+        (14, "normal"): (18, 15, 0, 0),
+        (10, "hard"): (0, 33, 2, 0),
+        (14, "hard"): (4, 20, 0, 3),
+    }

@@ -18,7 +18,7 @@ import pytest
 from conftest import run_starbattle, shared_file
 
 from starbattle_core.formats import read_jsonl
-from starbattle_core.grader import STARBATTLE_TECHNIQUES, Grade, grade
+from starbattle_core.grader import STARBATTLE_TECHNIQUES, Grade, GradingConfig, grade
 from starbattle_core.puzzle import Cells, Puzzle, coords_to_cells, iter_cells
 
 COSTS = {t.code: t.cost for t in STARBATTLE_TECHNIQUES}
@@ -118,12 +118,20 @@ def test_explain_narrates_chains_in_text_and_json(capsys, monkeypatch) -> None:
         ("--band", "easy", "--seed", "1"),
         ("--band", "medium", "--seed", "2"),
         ("--game", "queens", "--size", "8", "--band", "medium", "--seed", "3"),
+        # 14x14 3-star, the shipped extra slot (its cheapest measured seed: 4 candidates): a medium board by the
+        # 14x14 cutoffs whose difficulty the 10x10 cutoffs would call hard.
+        ("--slot", "starbattle-14-medium", "--seed", "1"),
     ],
 )
-def test_published_grade_is_the_recomputed_one(capsys, tmp_path, args) -> None:
+def test_published_grade_is_the_recomputed_one(capsys, tmp_path, monkeypatch, args) -> None:
+    monkeypatch.delenv("STARBATTLE_CONFIG", raising=False)
     status, out, _ = run_starbattle(capsys, "generate", "--json", *args)
     assert status == 0
     published = json.loads(out)
+    if published["size"] == 14:
+        grading = GradingConfig()
+        assert published["band"] == grading.band(published["difficulty"], 14) == "medium"
+        assert grading.band(published["difficulty"]) != "medium"
     exported = tmp_path / "board.json"
     exported.write_text(out, encoding="utf-8")
     status, out, _ = run_starbattle(capsys, "grade", str(exported), "--json")

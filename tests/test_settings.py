@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import run_starbattle
 
 from flows.settings import ConfigError, Settings, load_settings, validate_settings
+from starbattle_core.grader import BandCutoffs, GradingConfig
 from starbattle_core.puzzle import InputError, layouts_exist
 
 SLOT = {"name": "s", "game": "starbattle", "size": 10, "stars": 2, "band": "easy"}
@@ -90,12 +92,60 @@ def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, pipeline: dict,
         ({"grading": {"easy_below": "low"}}, "grading.easy_below: Input should be a valid integer"),
         ({"grading": {"medium_below": 100}}, "grading: band cutoffs must rise"),
         ({"grading": {"experience": {"bogus": 1}}}, "grading.experience.bogus: unknown key"),
+        (
+            {"grading": {"size_bands": {14: {"easy_below": 500, "medium_below": 400, "hard_below": 900}}}},
+            "grading.size_bands[14]: band cutoffs must rise",
+        ),
+        ({"grading": {"size_bands": {14: {"easy_below": 500}}}}, "grading.size_bands[14].medium_below: missing"),
+        (
+            {"grading": {"size_bands": {3: {"easy_below": 1, "medium_below": 2, "hard_below": 3}}}},
+            "grading.size_bands[3]: Input should be greater than or equal to 4 (got 3)",
+        ),
+        (
+            {"grading": {"size_bands": {14: {"easy_below": 0, "medium_below": 2, "hard_below": 3}}}},
+            "grading.size_bands[14].easy_below: Input should be greater than or equal to 1 (got 0)",
+        ),
         ({"generator": {"fun_gate": 120}}, "generator.fun_gate: Input should be less than or equal to 100"),
         ({"generator": {"repair_rounds": 15}}, "generator.repair_rounds: unknown key"),
     ],
 )
 def test_each_engine_section_mistake_names_its_key(tmp_path: Path, raw: dict, expected: str) -> None:
     check_mistake(tmp_path, raw, expected)
+
+
+def test_size_bands_replace_the_cutoffs_of_their_size_only(tmp_path: Path) -> None:
+    """A size in `size_bands` grades by its own cutoffs; every other size falls back to the default ones, and a
+    table written in the file replaces the built-in one whole."""
+    default = GradingConfig()
+    assert (
+        default.cutoffs(10)
+        == default.cutoffs(9)
+        == default.cutoffs()
+        == BandCutoffs(easy_below=default.easy_below, medium_below=default.medium_below, hard_below=default.hard_below)
+    )
+    assert default.cutoffs(14) == default.size_bands[14] != default.cutoffs()
+    table = "grading:\n  size_bands:\n    12: {easy_below: 300, medium_below: 2000, hard_below: 2500}\n"
+    grading = load_settings(write(tmp_path, table)).grading
+    assert grading.cutoffs(12) == BandCutoffs(easy_below=300, medium_below=2000, hard_below=2500)
+    assert grading.cutoffs(14) == grading.cutoffs(10) == default.cutoffs()
+    assert [grading.band(d, 12) for d in (299, 300, 1999, 2000, 2499, 2500)] == [
+        "easy", "medium", "medium", "hard", "hard", "expert"
+    ]  # fmt: skip
+    assert [grading.band(d, 10) for d in (299, 1999)] == ["medium", "expert"]
+
+
+def test_a_bad_size_band_stops_the_cli_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write(tmp_path, "grading:\n  size_bands:\n    14: {easy_below: 500, medium_below: 400, hard_below: 900}\n")
+    monkeypatch.setenv("STARBATTLE_CONFIG", str(config))
+    board = tmp_path / "board.json"
+    board.write_text('{"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]}')
+    status, out, err = run_starbattle(capsys, "grade", str(board))
+    assert status == 2 and out == ""
+    assert err == (
+        f"error: {config}: grading.size_bands[14]: band cutoffs must rise: easy_below < medium_below < hard_below\n"
+    )
 
 
 def check_mistake(tmp_path: Path, raw: dict, expected: str) -> None:

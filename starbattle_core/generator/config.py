@@ -67,7 +67,9 @@ class GeneratorConfig(BaseModel):
     # cutoff, as medium slots do under theirs: a step dearer than that carries the board past hard, so the capped
     # solver gives the same grade to every hard board and gives up early on the others, skipping the chains of
     # chains (cost 2800-3840) where a 14x14 grade spent up to ten minutes. Smaller boards stay as measured: without
-    # the cap an expert board near the band is tuned towards it, with it that board stops as stuck.
+    # the cap an expert board near the band is tuned towards it, with it that board stops as stuck. Medium and hard
+    # slots of these sizes also stop once the next step would reach the band's upper cutoff (stages.band_ceiling):
+    # the 14x14 hard cutoff is above every technique's cost, so the per-step cap alone skips nothing there.
     cap_hard_from_size: int | None = Field(14, ge=4)
     # A second budget next to the seconds: the number of candidates tried (None: no limit). When it, and not the
     # clock, ends a run, the result is the same on every machine.

@@ -47,15 +47,30 @@ def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int
         return config.easy_max_cost(slot.game)
     if slot.game == "queens":
         return QUEENS_HYPOTHETICAL_COST - 1 if slot.band == "medium" else None
+    cutoffs = grading.cutoffs(slot.size)
     if slot.band == "medium":
-        return grading.medium_below - 1
+        return cutoffs.medium_below - 1
     if slot.band == "hard" and config.cap_hard_from_size is not None and slot.size >= config.cap_hard_from_size:
-        return grading.hard_below - 1
+        return cutoffs.hard_below - 1
     return None
 
 
+def band_ceiling(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:
+    """The difficulty a board of the slot's band stays below, for Star Battle medium and hard slots of boards of at
+    least `cap_hard_from_size` (None elsewhere): their solve stops once the next step would reach it. On 14x14 the
+    per-step cap alone leaves the whole-board chains of chains (3,600-3,840) under the hard cutoff (5,300), and one
+    uncapped 14x14 grade can run for minutes; the daily 10x10 slots keep the per-step cap they were measured with."""
+    big = config.cap_hard_from_size is not None and slot.size >= config.cap_hard_from_size
+    if slot.game == "queens" or not big or slot.band not in ("medium", "hard"):
+        return None
+    cutoffs = grading.cutoffs(slot.size)
+    return cutoffs.medium_below if slot.band == "medium" else cutoffs.hard_below
+
+
 def grade_for_slot(puzzle: Puzzle, slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> Grade:
-    return grade(puzzle, grading, max_cost=band_cap(slot, config, grading))
+    return grade(
+        puzzle, grading, max_cost=band_cap(slot, config, grading), max_difficulty=band_ceiling(slot, config, grading)
+    )
 
 
 def band_miss(result: Grade, slot: Slot, grading: GradingConfig) -> float:
@@ -73,7 +88,8 @@ def band_miss(result: Grade, slot: Slot, grading: GradingConfig) -> float:
             return 0.0
         lean = math.exp(-result.difficulty / 100)
         return abs(steps) + 0.5 * (lean if steps > 0 else 1 - lean)
-    cutoffs = (0, grading.easy_below, grading.medium_below, grading.hard_below, math.inf)
+    edges = grading.cutoffs(slot.size)
+    cutoffs = (0, edges.easy_below, edges.medium_below, edges.hard_below, math.inf)
     index = BANDS.index(slot.band)
     low, high = cutoffs[index], cutoffs[index + 1]
     difficulty = max(result.difficulty, 1)

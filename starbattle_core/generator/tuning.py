@@ -41,7 +41,8 @@ def band_middle(slot: Slot, grading: GradingConfig) -> tuple[float, float, float
     neighbouring band's ratio beyond their only edge."""
     if slot.game == "queens":
         return None
-    edges = (grading.easy_below, grading.medium_below, grading.hard_below)
+    sized = grading.cutoffs(slot.size)
+    edges = (sized.easy_below, sized.medium_below, sized.hard_below)
     cutoffs = (
         edges[0] * edges[0] / edges[1],
         *edges,

@@ -7,7 +7,7 @@ and narrated walkthroughs, for Star Battle and Queens.
 """
 
 from .chains import broken_rule
-from .config import ExperienceConfig, GradingConfig
+from .config import BandCutoffs, ExperienceConfig, GradingConfig
 from .experience import Experience
 from .geometry import Geometry, State
 from .solver import Grade, capped_solve, grade, next_step
@@ -19,6 +19,7 @@ __all__ = [
     "QUEENS_TECHNIQUES",
     "SOLVER_VERSION",
     "STARBATTLE_TECHNIQUES",
+    "BandCutoffs",
     "Deduction",
     "Experience",
     "ExperienceConfig",

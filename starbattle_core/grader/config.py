@@ -6,6 +6,8 @@ The defaults are the project's numbers; `config/starbattle.yaml` (section `gradi
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
@@ -27,12 +29,47 @@ class ExperienceConfig(BaseModel):
     aha_stars: int = Field(2, ge=1)
 
 
+class BandCutoffs(BaseModel):
+    """Star Battle band cutoffs of one board size: difficulty below `easy_below` is easy, below `medium_below`
+    medium, below `hard_below` hard, else expert."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    easy_below: int = Field(ge=1)
+    medium_below: int = Field(ge=1)
+    hard_below: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _increasing(self) -> BandCutoffs:
+        if not self.easy_below < self.medium_below < self.hard_below:
+            raise ValueError("band cutoffs must rise: easy_below < medium_below < hard_below")
+        return self
+
+    def band(self, difficulty: int) -> str:
+        if difficulty < self.easy_below:
+            return "easy"
+        if difficulty < self.medium_below:
+            return "medium"
+        if difficulty < self.hard_below:
+            return "hard"
+        return "expert"
+
+
+# 14x14 3-star: the 10x10 cutoffs carried over by what the same publishers' labels score at both sizes
+# (bench/calibrate_bands.py --with-14, README "Bands"). A difficulty is a sum of step costs, so a bigger board
+# scores more for the same label; the 10x10 cutoffs would call nearly no 14x14 board easy.
+SIZE_BANDS_DEFAULT: dict[int, BandCutoffs] = {
+    14: BandCutoffs(easy_below=560, medium_below=3800, hard_below=5300),
+}
+
+
 class GradingConfig(BaseModel):
     """Band cutoffs and the experience score.
 
     Star Battle: difficulty (the sum of step costs) below `easy_below` is easy, below `medium_below` medium, below
-    `hard_below` hard, else expert. Queens: hard as soon as a tier-4 step is needed; easy when only tiers 1-2 were
-    used and the difficulty is below `queens_easy_below`; medium otherwise.
+    `hard_below` hard, else expert; a board size listed in `size_bands` uses that size's cutoffs instead (any other
+    size, these). Queens: hard as soon as a tier-4 step is needed; easy when only tiers 1-2 were used and the
+    difficulty is below `queens_easy_below`; medium otherwise.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -41,6 +78,8 @@ class GradingConfig(BaseModel):
     easy_below: int = Field(190, ge=1)
     medium_below: int = Field(1300, ge=1)
     hard_below: int = Field(1800, ge=1)
+    # Cutoffs of other board sizes, by size (the board's side): a bigger board's solve path is longer.
+    size_bands: dict[Annotated[int, Field(ge=4)], BandCutoffs] = Field(default_factory=lambda: dict(SIZE_BANDS_DEFAULT))
     queens_easy_below: int = Field(60, ge=1)
     experience: ExperienceConfig = Field(default_factory=ExperienceConfig)
 
@@ -50,12 +89,12 @@ class GradingConfig(BaseModel):
             raise ValueError("band cutoffs must rise: easy_below < medium_below < hard_below")
         return self
 
-    def band(self, difficulty: int) -> str:
-        """The Star Battle band of a difficulty."""
-        if difficulty < self.easy_below:
-            return "easy"
-        if difficulty < self.medium_below:
-            return "medium"
-        if difficulty < self.hard_below:
-            return "hard"
-        return "expert"
+    def cutoffs(self, size: int | None = None) -> BandCutoffs:
+        """The Star Battle cutoffs of a board size: its own row of `size_bands`, else the default ones."""
+        if size is not None and size in self.size_bands:
+            return self.size_bands[size]
+        return BandCutoffs(easy_below=self.easy_below, medium_below=self.medium_below, hard_below=self.hard_below)
+
+    def band(self, difficulty: int, size: int | None = None) -> str:
+        """The Star Battle band of a difficulty on a board of this size (None: the default cutoffs)."""
+        return self.cutoffs(size).band(difficulty)

@@ -55,12 +55,16 @@ def grade(
     config: GradingConfig | None = None,
     *,
     max_cost: int | None = None,
+    max_difficulty: int | None = None,
     techniques: tuple[Technique, ...] | None = None,
     chains: bool = True,
 ) -> Grade:
     """Solve the puzzle step by step and grade the path (see the module docstring); `techniques` replaces the
     game's built-in table (tests and experiments). Every hypothetical step carries the chain a player can follow
-    (chains.py; `chains=False` skips them: no number changes, only the narration).
+    (chains.py; `chains=False` skips them: no number changes, only the narration). With `max_difficulty`, a step is
+    taken only while the sum stays below it: a solve that finishes is the full grade step for step (the table is
+    cheapest first, so the full solve's step is always the first affordable one), and a board whose full difficulty
+    reaches it ends stuck, without paying for the dear steps that would carry it there.
 
     >>> from starbattle_core.formats import puzzle_from_json
     >>> board = puzzle_from_json({"size": 5, "stars": 1, "regions": ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]})
@@ -89,11 +93,14 @@ def grade(
     state = geometry.initial_state()
     steps: list[Step] = []
     problem = broken_rule(geometry, state)
+    difficulty = 0
     while problem is None and geometry.open_cells(state):
-        step = next_step(geometry, state, table, chains=chains)
+        room = table if max_difficulty is None else [t for t in table if difficulty + t.cost < max_difficulty]
+        step = next_step(geometry, state, room, chains=chains)
         if step is None:
             break
         steps.append(step)
+        difficulty += step.cost
         state = State(state.stars | step.stars, state.empty | step.empties)
         geometry.recall.memo.clear()  # memoised work belongs to the previous state
         problem = broken_rule(geometry, state)
@@ -153,7 +160,7 @@ def _grade(
         band = _queens_band(steps, difficulty, config)
         quick = config.experience.queens_quick_cost
     else:
-        band = config.band(difficulty)
+        band = config.band(difficulty, puzzle.size)
         quick = config.experience.quick_cost
     scored = experience(steps, config.experience, quick, puzzle.game)
     return Grade(
