@@ -519,6 +519,19 @@ def scaled_server_missing(api_counts: list[int]) -> str | None:
     return None
 
 
+def deliver_queued() -> None:
+    """Send this process's queued events and log lines to the server before it stops, and end their workers. Prefect
+    keeps one events worker a process whatever the API URL (its client reads the URL when it starts): left running
+    past a server's stop, it went on sending to it (a minute's timeout an event) while the next server's runs queued
+    behind it, and their events never arrived (a first run of --server-workers recorded none of its flow process's
+    task runs on the second and third servers)."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    EventsWorker.drain_all(timeout=60, at_exit=False)
+    APILogWorker.drain_all(timeout=10, at_exit=False)
+
+
 @contextmanager
 def reporting_to(url: str) -> Iterator[None]:
     """This process's flows, and the Dask workers started meanwhile, report to the API at `url`."""
@@ -564,6 +577,7 @@ def scaled_rows(
                     root / f"scaled-{api}", slots, dask_address=cluster.scheduler_address, **overrides
                 )
                 rows[name] = run_backfill(name, config, start, days, server)
+                deliver_queued()
 
 
 def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> None:
@@ -594,6 +608,11 @@ def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> No
             f"{board['postgresql']:6.2f}"
         )
     for row in scaled:
+        if (row.stage_runs, row.other_runs) != (baseline.stage_runs, baseline.other_runs):
+            print(
+                f"    {row.runner}: recorded {row.stage_runs} + {row.other_runs} task runs, the default server "
+                f"{baseline.stage_runs} + {baseline.other_runs}: its figures miss some of the work"
+            )
         parts = ", ".join(f"{role} {spent:.2f}" for role, spent in row.server_processes.items())
         rest = ", ".join(f"{role} {spent:.3f}" for role, spent in row.server_idle.items())
         print(f"    {row.runner}: CPU s over the backfill: {parts}")
@@ -704,6 +723,7 @@ def main(argv: list[str] | None = None) -> None:
             overheads["prefect task run in-process"] = in_process
             overheads["flow start and end"] = empty
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
+            deliver_queued()
         if args.server_workers and not args.overheads_only:
             scaled_rows(rows, root, args.slots, start, args.days, args.server_workers, overrides)
     print("\n  per-task overhead (no-op tasks):")
