@@ -1,33 +1,45 @@
 """How the backfill scales: boards per minute on the process pool and on 1 and 2 Dask workers, the per-task
 overhead of Dask and of Prefect task runs, and from those a projected year of boards on 16 and 64 workers.
 
-    python bench/bench_pipeline.py --scale [--days 1] [--slots default|small] [--tasks 200]
+    python bench/bench_pipeline.py --scale [--days 1] [--slots default|small] [--tasks 200] [--server-workers 1 2]
     python bench/bench_scale.py ...        (the same)
 
 Everything runs in this process against one Prefect server started for the bench (as `starbattle ui` keeps one up)
 with its home in a temporary folder; each backfill gets a fresh SQLite database there. The Dask clusters are real
 `distributed.LocalCluster`s over TCP on loopback, started (and their workers' imports warmed, as `dask worker
 --preload flows.tasks` does) before the clock starts: a cluster is there before the run, a process pool is not. The
-same dates and slots run on each runner, so the boards are the same and only the runner differs.
+same dates and slots run on each runner, so the boards are the same and only the runner differs; every row's
+`starbattle export` of its dates is compared with the first row's, byte for byte.
+
+`--server-workers N [N ...]`: then the same backfill on 2 Dask workers again, reporting to a Prefect server scaled
+out as Prefect documents it (tests/multi_server.py: N API processes from `prefect server start --workers N`, the
+loop services in a process of their own, its database on a throwaway PostgreSQL server, its messaging on a throwaway
+Redis), one row per N, against the same run's rows on the default one-process server (SQLite). Each of those
+processes' CPU is read from /proc on its own, and a year is projected with K API processes from them.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import logging
 import os
 import statistics
 import sys
 import tempfile
 import time
-from contextlib import nullcontext
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator
+from contextlib import ExitStack, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from unittest import mock
 
 import yaml
+
+if TYPE_CHECKING:
+    from multi_server import MultiServer
 
 PROJECT = Path(__file__).resolve().parents[1]
 YEAR_BOARDS = 2_555  # 365 dates of the seven default slots
@@ -36,6 +48,10 @@ SMALL_SLOTS = [
     {"name": "queens-7", "game": "queens", "size": 7, "stars": 1, "band": "easy"},
     {"name": "queens-8", "game": "queens", "size": 8, "stars": 1, "band": "easy"},
 ]
+SETTLE_SECONDS = 2.0  # after a backfill, how often its task runs are counted until the count stops changing
+SETTLE_LIMIT = 120.0
+IDLE_SECONDS = 10.0  # a scaled-out server's CPU at rest is read over this long before its backfill
+YEAR_AIM_MINUTES = 10.0
 
 
 @dataclass
@@ -48,6 +64,16 @@ class Throughput:
     stage_runs: int  # the flow run's stage task runs (on the runner)
     other_runs: int  # its other task runs (the writes, in the flow's process)
     cpu: dict[str, float]  # CPU seconds of the backfill by kind of process (see `cpu_seconds`)
+    exported: str = ""  # `starbattle export` of its dates, one after another
+    # With a scaled-out server: its processes' CPU seconds over the backfill (see `server_cpu`), and at rest a second.
+    server_processes: dict[str, float] = field(default_factory=dict)
+    server_idle: dict[str, float] = field(default_factory=dict)
+    window_seconds: float = 0.0  # from the CPU read before the backfill to the one after it
+
+    def busy_a_board(self, role: str) -> float:
+        """A scaled-out server process's CPU seconds a board less its loops at rest over the same seconds."""
+        spent = self.server_processes[role] - self.server_idle.get(role, 0.0) * self.window_seconds
+        return max(0.0, spent) / self.boards
 
     @property
     def per_minute(self) -> float:
@@ -95,15 +121,18 @@ def process_cpu(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds() -> dict[str, float]:
+def cpu_seconds(skip: Collection[int] = ()) -> dict[str, float]:
     """CPU seconds used so far (user + system) by this process and what it started, by kind: the generation
     `workers` (the Dask workers and the process pool's, all spawned by multiprocessing), the Prefect `server`, and
     the `flow` process itself (the flow's engine, its writes, and the Dask scheduler, which LocalCluster runs here).
     A process that ended and was reaped counts in its parent's children's time: the pool's workers are reaped by this
-    process, so this process's reaped children count as workers."""
+    process, so this process's reaped children count as workers. The processes in `skip` (a scaled-out server's,
+    whose API workers are spawned by multiprocessing too) are left to `server_cpu`."""
     own, reaped = os.times(), resource_children()
     spent = {"workers": reaped, "server": 0.0, "flow": own.user + own.system}
     for pid in descendants(os.getpid()):
+        if pid in skip:
+            continue
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
@@ -113,6 +142,52 @@ def cpu_seconds() -> dict[str, float]:
     return spent
 
 
+def postmaster(port: int) -> int | None:
+    """The pid of the PostgreSQL server listening on `port` (its command line has `-p PORT`), from /proc."""
+    for path in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            parts = path.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if (
+            parts
+            and parts[0].endswith(b"/postgres")
+            and any(flag == b"-p" and value == str(port).encode() for flag, value in itertools.pairwise(parts))
+        ):
+            return int(path.parent.name)
+    return None
+
+
+def server_pids(server: MultiServer) -> set[int]:
+    """Every process of a scaled-out server that this process started (Redis, the API and services processes and
+    everything below them); PostgreSQL's is not below this process (pg_ctl starts it as a daemon)."""
+    top = [server.api.pid, server.services.pid, server.redis.pid]
+    return {pid for process in top for pid in [process, *descendants(process)]}
+
+
+def server_cpu(server: MultiServer) -> dict[str, float]:
+    """CPU seconds so far of each process of a scaled-out server, by role: `API worker 1..N` (uvicorn's worker
+    processes, in pid order), `API supervisor` (the `prefect server start` process that spawned them, with what it
+    reaped: a worker that died), `services`, `redis`, `postgresql` (the postmaster with its backends, the ended
+    ones reaped by it)."""
+    spent = {"API supervisor": process_cpu(server.api.pid)}
+    workers = [pid for pid in descendants(server.api.pid) if b"spawn_main" in _command(pid)]
+    for number, pid in enumerate(sorted(workers), 1):
+        spent[f"API worker {number}"] = process_cpu(pid)
+    spent["services"] = sum(process_cpu(pid) for pid in [server.services.pid, *descendants(server.services.pid)])
+    spent["redis"] = process_cpu(server.redis.pid)
+    root = postmaster(server.postgres_port)
+    spent["postgresql"] = 0.0 if root is None else sum(process_cpu(pid) for pid in [root, *descendants(root)])
+    return spent
+
+
+def _command(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def resource_children() -> float:
     import resource
 
@@ -120,7 +195,10 @@ def resource_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughput:
+def run_backfill(name: str, config: Path, start: dt.date, days: int, server: MultiServer | None = None) -> Throughput:
+    """One backfill of `days` dates from `start`, timed; its CPU read once the server has recorded all its task
+    runs (the count stops changing), so what the server does after the flow ends counts too. With `server` (a
+    scaled-out one), each of its processes is read on its own."""
     from sqlmodel import Session, func, select
 
     from flows.daily import backfill
@@ -130,13 +208,23 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughp
     from flows.tasks import database
 
     end = start + dt.timedelta(days=days - 1)
-    used = cpu_seconds()
+    skip = set() if server is None else server_pids(server)
+    idle = {} if server is None else at_rest(server)
+    window = time.perf_counter()
+    used = cpu_seconds(skip)
+    used_by_server = {} if server is None else server_cpu(server)
     began = time.perf_counter()
     # A slot whose every attempt ran out of its seconds fails the run; its other boards still count.
     state = backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config), return_state=True)
     seconds = time.perf_counter() - began
-    cpu = {kind: spent - used[kind] for kind, spent in cpu_seconds().items()}
-    stage_runs, other_runs = count_task_runs(state.state_details.flow_run_id)
+    stage_runs, other_runs = settled_task_runs(state.state_details.flow_run_id)
+    cpu = {kind: spent - used[kind] for kind, spent in cpu_seconds(skip).items()}
+    processes: dict[str, float] = {}
+    if server is not None:
+        processes = {role: spent - used_by_server.get(role, 0.0) for role, spent in server_cpu(server).items()}
+        cpu["server"] = sum(spent for role, spent in processes.items() if role not in ("redis", "postgresql"))
+        cpu["redis"], cpu["postgresql"] = processes["redis"], processes["postgresql"]
+    window = time.perf_counter() - window
     engine = database(load_settings(config).pipeline.resolved_database_url())
     stats = slot_stats(engine)
     with Session(engine) as session:
@@ -151,7 +239,48 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int) -> Throughp
         stage_runs=stage_runs,
         other_runs=other_runs,
         cpu=cpu,
+        exported=exports(config, start, days),
+        server_processes=processes,
+        server_idle=idle,
+        window_seconds=window,
     )
+
+
+def at_rest(server: MultiServer) -> dict[str, float]:
+    """A scaled-out server's CPU seconds a second, by process, over IDLE_SECONDS with nothing running."""
+    before = server_cpu(server)
+    time.sleep(IDLE_SECONDS)
+    return {role: (spent - before.get(role, 0.0)) / IDLE_SECONDS for role, spent in server_cpu(server).items()}
+
+
+def settled_task_runs(flow_run_id: Any) -> tuple[int, int]:
+    """`count_task_runs` once two counts SETTLE_SECONDS apart agree: a server records task runs from their events,
+    after the flow has moved on (a scaled-out one in its services process, from Redis)."""
+    counted, deadline = count_task_runs(flow_run_id), time.monotonic() + SETTLE_LIMIT
+    while time.monotonic() < deadline:
+        time.sleep(SETTLE_SECONDS)
+        again = count_task_runs(flow_run_id)
+        if again == counted:
+            break
+        counted = again
+    return counted
+
+
+def exports(config: Path, start: dt.date, days: int) -> str:
+    """`starbattle export --format jsonl` of each date, through the CLI's own command (in this process)."""
+    from typer.testing import CliRunner
+
+    import starbattle_cli.commands_pipeline  # noqa: F401  (registers the pipeline commands on the app)
+    from starbattle_cli.app import app
+
+    printed = []
+    for offset in range(days):
+        day = (start + dt.timedelta(days=offset)).isoformat()
+        done = CliRunner().invoke(
+            app, ["export", "--date", day, "--format", "jsonl"], env={"STARBATTLE_CONFIG": str(config)}
+        )
+        printed.append(f"{day} (exit {done.exit_code})\n{done.output}")
+    return "".join(printed)
 
 
 def count_task_runs(flow_run_id: Any) -> tuple[int, int]:
@@ -276,15 +405,14 @@ def prefect_overhead(address: str | None, tasks: int, stock: bool = False) -> tu
     return 1000 * (time.perf_counter() - began - empty) / tasks, 1000 * submitting[-1] / tasks, 1000 * empty
 
 
-def project_year(rows: dict[str, Throughput], overheads: dict[str, float], workers: int) -> tuple[float, str]:
-    """Seconds for YEAR_BOARDS boards on `workers` Dask workers, and what limits it.
+def year_bounds(rows: dict[str, Throughput], overheads: dict[str, float], workers: int) -> dict[str, float]:
+    """Seconds for YEAR_BOARDS boards on `workers` Dask workers by what each part alone would take.
 
     On the workers, in parallel: per board, the generator's seconds (measured on 1 worker) plus the Prefect
     bookkeeping of its stage task runs there (as many per board as the 1-worker run made), spread over the
     workers at the efficiency measured from 1 to 2 workers. In the one flow process, in series: per board,
     submitting those stage task runs to Dask, its in-process write task runs and one transaction. The two
-    overlap (boards are published while others are generated), so the longer one sets the pace; then the tail
-    (the longest single attempt, which starts last in the worst case) and the flow's own start. And the one
+    overlap (boards are published while others are generated), so the longer one sets the pace. And the one
     Prefect server process, in series too: the CPU seconds it spent a board in the 1-worker run (its share of the
     task runs, plus its idle loops over the run's wall time, so an upper bound for a faster run).
     """
@@ -296,14 +424,67 @@ def project_year(rows: dict[str, Throughput], overheads: dict[str, float], worke
     in_process = overheads["prefect task run in-process"] / 1000
     on_workers = one.generator_seconds / one.boards + stages * on_dask
     in_flow = stages * submit + writes * in_process + overheads["transaction (SQLite)"] / 1000
-    parallel = YEAR_BOARDS * on_workers / (workers * efficiency)
-    bounds = {
-        "generation on the workers": parallel,
+    return {
+        "generation on the workers": YEAR_BOARDS * on_workers / (workers * efficiency),
         "the flow process submitting and publishing": YEAR_BOARDS * in_flow,
         "the Prefect server (one process)": YEAR_BOARDS * one.cpu["server"] / one.boards,
     }
+
+
+def year_seconds(
+    rows: dict[str, Throughput], overheads: dict[str, float], bounds: dict[str, float]
+) -> tuple[float, str]:
+    """The year's seconds under the largest of `bounds`, and its name: that bound, then the tail (the longest single
+    attempt, which starts last in the worst case) and the flow's own start."""
     limit = max(bounds, key=lambda name: bounds[name])
-    return bounds[limit] + one.longest_attempt + overheads["flow start and end"] / 1000, limit
+    return bounds[limit] + rows["dask, 1 worker"].longest_attempt + overheads["flow start and end"] / 1000, limit
+
+
+def project_year(rows: dict[str, Throughput], overheads: dict[str, float], workers: int) -> tuple[float, str]:
+    """Seconds for YEAR_BOARDS boards on `workers` Dask workers against one Prefect server process, and what
+    limits it (see `year_bounds`)."""
+    return year_seconds(rows, overheads, year_bounds(rows, overheads, workers))
+
+
+def scaled_bounds(
+    rows: dict[str, Throughput], overheads: dict[str, float], workers: int, scaled: Throughput, api: int
+) -> dict[str, float]:
+    """`year_bounds` with the one server process replaced by a scaled-out server of `api` API processes, from the
+    `scaled` row: each part's CPU a board less its loops at rest (`busy_a_board`), and those loops, a share of a
+    core each whatever the pace, added back over the year's own length (a part busy b s a board and r s a second
+    at rest takes T = boards x b / (1 - r)). The API processes' work together, shared evenly by `api` of them (a
+    board's requests go to whichever worker is free); the services process, Redis (one thread) and PostgreSQL each
+    in series on one core (PostgreSQL runs a process per connection: on a machine of its own with more cores it
+    would be less)."""
+
+    def bound(busy: float, at_rest: float) -> float:
+        return YEAR_BOARDS * busy / max(0.05, 1.0 - at_rest)
+
+    bounds = year_bounds(rows, overheads, workers)
+    del bounds["the Prefect server (one process)"]
+    api_roles = [role for role in scaled.server_processes if role.startswith("API worker")]
+    api_busy = sum(scaled.busy_a_board(role) for role in [*api_roles, "API supervisor"])
+    api_rest = statistics.mean(scaled.server_idle.get(role, 0.0) for role in api_roles)
+    bounds[f"the Prefect API ({api} processes)"] = bound(api_busy / api, api_rest)
+    for role, name in (
+        ("services", "the Prefect services process"),
+        ("redis", "Redis (one thread)"),
+        ("postgresql", "PostgreSQL (on one core)"),
+    ):
+        bounds[name] = bound(scaled.busy_a_board(role), scaled.server_idle.get(role, 0.0))
+    return bounds
+
+
+def api_processes_needed(
+    rows: dict[str, Throughput], overheads: dict[str, float], workers: int, scaled: Throughput
+) -> tuple[int | None, float, str]:
+    """The fewest API processes (up to 64) that bring a year on `workers` workers under YEAR_AIM_MINUTES, with that
+    year's seconds and its bound; None when no number does (then the year and bound with 64)."""
+    for api in range(1, 65):
+        seconds, limit = year_seconds(rows, overheads, scaled_bounds(rows, overheads, workers, scaled, api))
+        if seconds < 60 * YEAR_AIM_MINUTES:
+            return api, seconds, limit
+    return None, seconds, limit
 
 
 def ceiling(rows: dict[str, Throughput], cores: int) -> str:
@@ -324,6 +505,151 @@ def ceiling(rows: dict[str, Throughput], cores: int) -> str:
     )
 
 
+def scaled_server_missing(api_counts: list[int]) -> str | None:
+    """What a scaled-out server needs and this machine lacks, checked before anything starts (None: nothing)."""
+    import importlib.util
+    import shutil
+
+    if min(api_counts) < 1:
+        return f"expected API process counts of 1 or more, got {min(api_counts)}"
+    if importlib.util.find_spec("prefect_redis") is None:
+        return "needs prefect-redis: pip install -e '.[scaled-server]'"
+    if shutil.which("redis-server") is None:
+        return "needs Redis's server program: apt-get install redis-server"
+    return None
+
+
+def deliver_queued() -> None:
+    """Send this process's queued events and log lines to the server before it stops, and end their workers. Prefect
+    keeps one events worker a process whatever the API URL (its client reads the URL when it starts): left running
+    past a server's stop, it went on sending to it (a minute's timeout an event) while the next server's runs queued
+    behind it, and their events never arrived (a first run of --server-workers recorded none of its flow process's
+    task runs on the second and third servers)."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    EventsWorker.drain_all(timeout=60, at_exit=False)
+    APILogWorker.drain_all(timeout=10, at_exit=False)
+
+
+@contextmanager
+def reporting_to(url: str) -> Iterator[None]:
+    """This process's flows, and the Dask workers started meanwhile, report to the API at `url`."""
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    os.environ["PREFECT_API_URL"] = url
+    try:
+        with temporary_settings(updates={PREFECT_API_URL: url}):
+            yield
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+
+
+def scaled_name(api: int) -> str:
+    return f"dask, 2 workers, {api} API process" + ("es" if api > 1 else "")
+
+
+def scaled_rows(
+    rows: dict[str, Throughput],
+    root: Path,
+    slots: str,
+    start: dt.date,
+    days: int,
+    api_counts: list[int],
+    overrides: dict[str, Any],
+) -> None:
+    """Add a row per count of API processes: the backfill on 2 Dask workers against a scaled-out Prefect server
+    (tests/multi_server.py), one PostgreSQL server for them all (a fresh database each), a fresh cluster each."""
+    sys.path.insert(0, str(PROJECT / "tests"))
+    from multi_server import multi_server
+    from postgres_server import postgres_server
+
+    with postgres_server() as postgres:
+        for api in api_counts:
+            name = scaled_name(api)
+            with ExitStack() as stack:
+                server = stack.enter_context(multi_server(api, postgres))
+                stack.enter_context(reporting_to(server.url))
+                cluster = stack.enter_context(local_cluster(2))
+                warm(cluster.scheduler_address)
+                prefect_overhead(None, 10)  # the server's first flow and task runs warm each process's caches
+                config = write_config(
+                    root / f"scaled-{api}", slots, dask_address=cluster.scheduler_address, **overrides
+                )
+                rows[name] = run_backfill(name, config, start, days, server)
+                deliver_queued()
+
+
+def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> None:
+    """The boards' sameness across rows, and for the scaled-out rows: each server process's CPU a board against the
+    same run's one-process server, at rest, and the year with K API processes."""
+    first = next(iter(rows.values()))
+    differing = [row.runner for row in rows.values() if row.exported != first.exported]
+    same = "every row's the same bytes" if not differing else "DIFFERENT from the first row: " + ", ".join(differing)
+    print(f"\n  starbattle export of the dates, against the first row ({first.runner}): {same}")
+    scaled = [row for row in rows.values() if row.server_processes]
+    if not scaled:
+        return
+    baseline = rows["dask, 2 workers"]
+    print(
+        f"\n  {'Prefect server CPU s a board':38} {'boards/min':>10} {'API all':>7} {'busiest':>7} {'services':>8} "
+        f"{'server':>7} {'redis':>6} {'pg':>6}   (busiest: the busiest API process; server: API + services)"
+    )
+    print(
+        f"  {baseline.runner + ' (default server)':38} {baseline.per_minute:10.2f} {'':>7} "
+        f"{baseline.cpu['server'] / baseline.boards:7.2f} {'':>8} {baseline.cpu['server'] / baseline.boards:7.2f}"
+    )
+    for row in scaled:
+        board = {role: spent / row.boards for role, spent in row.server_processes.items()}
+        api = {role: spent for role, spent in board.items() if role.startswith("API ")}
+        print(
+            f"  {row.runner:38} {row.per_minute:10.2f} {sum(api.values()):7.2f} {max(api.values()):7.2f} "
+            f"{board['services']:8.2f} {row.cpu['server'] / row.boards:7.2f} {board['redis']:6.2f} "
+            f"{board['postgresql']:6.2f}"
+        )
+    for row in scaled:
+        if (row.stage_runs, row.other_runs) != (baseline.stage_runs, baseline.other_runs):
+            print(
+                f"    {row.runner}: recorded {row.stage_runs} + {row.other_runs} task runs, the default server "
+                f"{baseline.stage_runs} + {baseline.other_runs}: its figures miss some of the work"
+            )
+        parts = ", ".join(f"{role} {spent:.2f}" for role, spent in row.server_processes.items())
+        rest = ", ".join(f"{role} {spent:.3f}" for role, spent in row.server_idle.items())
+        print(f"    {row.runner}: CPU s over the backfill: {parts}")
+        print(f"    {'':{len(row.runner)}}  at rest, CPU s a second: {rest}")
+        busy = ", ".join(f"{role} {row.busy_a_board(role):.2f}" for role in row.server_processes)
+        print(f"    {'':{len(row.runner)}}  a board less the loops at rest: {busy}")
+    widest = scaled[-1]  # the most API processes measured (the rows run in the order given)
+    print(
+        f"\n  a year ({YEAR_BOARDS:,} boards) with a scaled-out server, projected from '{widest.runner}' "
+        f"(each part's CPU a board from it; the rest as above):"
+    )
+    for workers in (16, 64):
+        for count in (1, 2, 4, 8):
+            seconds, limit = year_seconds(rows, overheads, scaled_bounds(rows, overheads, workers, widest, count))
+            print(f"    {workers:2d} workers, {count} API processes: {seconds / 60:6.1f} min, limited by {limit}")
+        alone = scaled_bounds(rows, overheads, workers, widest, 8)
+        print(
+            f"    {workers:2d} workers, 8 API processes, each part alone: "
+            + ", ".join(f"{name} {part / 60:.1f} min" for name, part in alone.items())
+        )
+        needed, seconds, limit = api_processes_needed(rows, overheads, workers, widest)
+        if needed is None:
+            print(
+                f"    {workers:2d} workers: no number of API processes brings it under {YEAR_AIM_MINUTES:.0f} min "
+                f"({seconds / 60:.1f} min with 64, limited by {limit})"
+            )
+        else:
+            print(
+                f"    {workers:2d} workers: {needed} API processes bring it under {YEAR_AIM_MINUTES:.0f} min "
+                f"({seconds / 60:.1f} min, then limited by {limit})"
+            )
+    print(
+        f"    (on {os.cpu_count()} cores every process above shares the cores with the workers: these runs show how "
+        "the server's work splits and what each part costs, not a cluster's speed)"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", action="store_true", help="(accepted, so bench_pipeline.py can pass its argv)")
@@ -334,7 +660,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--overheads-only", action="store_true", help="only the per-task overheads (no backfills)")
     parser.add_argument("--skip-stock", action="store_true", help="no rows of prefect-dask as it comes")
     parser.add_argument("--batch-size", type=int, help="candidates a full batch (default: the config's)")
+    parser.add_argument(
+        "--server-workers",
+        type=int,
+        nargs="+",
+        default=[],
+        metavar="N",
+        help="also run 2 Dask workers against a Prefect server of N API processes on PostgreSQL and Redis, per N",
+    )
     args, _rest = parser.parse_known_args(argv)
+    if args.server_workers:
+        missing = scaled_server_missing(args.server_workers)
+        if missing:
+            print(f"error: --server-workers: {missing}", file=sys.stderr)
+            raise SystemExit(2)
     start = dt.date(2027, 1, 1)
     load = os.getloadavg()[0]
     print(f"scale bench: {args.days} date(s) x {args.slots} slots per runner; load average {load:.1f} at start")
@@ -384,6 +723,9 @@ def main(argv: list[str] | None = None) -> None:
             overheads["prefect task run in-process"] = in_process
             overheads["flow start and end"] = empty
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
+            deliver_queued()
+        if args.server_workers and not args.overheads_only:
+            scaled_rows(rows, root, args.slots, start, args.days, args.server_workers, overrides)
     print("\n  per-task overhead (no-op tasks):")
     for name, milliseconds in overheads.items():
         print(f"    {name:42} {milliseconds:7.2f} ms")
@@ -416,6 +758,8 @@ def main(argv: list[str] | None = None) -> None:
         for workers in (16, 64):
             seconds, limit = project_year(rows, overheads, workers)
             print(f"    {workers:2d} workers: {seconds / 60:6.1f} min, limited by {limit}")
+    if rows:
+        print_scaled(rows, overheads)
     if load > 2.5:
         print(f"\n  measured under load (load average {load:.1f} on {os.cpu_count()} cores): compare rows only")
 

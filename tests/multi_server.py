@@ -1,0 +1,175 @@
+"""A throwaway Prefect server of several API processes, as Prefect documents it for scaling past one process: its
+database on PostgreSQL, its messaging, event ordering, lease storage and background-task queue on Redis
+(`prefect-redis`), `prefect server start --workers N --no-services` for the API and `prefect server services start`
+for the loop services (the event persister, the task-run recorder, the triggers...) in a process of their own.
+
+Used by bench/bench_scale.py (`--server-workers N`) and tests/test_multi_server.py. Everything lives in a temporary
+folder and on free loopback ports, and is stopped on the way out. The PostgreSQL server is tests/postgres_server.py's
+(a given one, or one started here); Redis is Debian's redis-server, which `.ci/run` installs when missing.
+
+Two things differ from a plain `prefect server start --workers N`, both because of what N processes starting at once
+do to a fresh database: the migrations run once before (`prefect server database upgrade -y`), and so does the block
+registration. With it left to the workers, one of two failed its start on PostgreSQL with `duplicate key value
+violates unique constraint "uq_block_type__slug"` (each worker registers the block types at start) and uvicorn
+started it again.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from postgres_server import fresh_database, postgres_server
+
+START_SECONDS = 300.0  # a busy 2-core machine takes a minute and more to start N + 1 server processes
+STOP_SECONDS = 15.0
+# What `prefect server start --workers N` demands (prefect/cli/_server_utils.py, `_validate_multi_worker`), plus
+# the background-task queue (docket), whose default `memory://` each process would keep to itself.
+REDIS_SETTINGS = {
+    "PREFECT_MESSAGING_BROKER": "prefect_redis.messaging",
+    "PREFECT_MESSAGING_CACHE": "prefect_redis.messaging",
+    "PREFECT_SERVER_EVENTS_CAUSAL_ORDERING": "prefect_redis.ordering",
+    "PREFECT_SERVER_CONCURRENCY_LEASE_STORAGE": "prefect_redis.lease_storage",
+}
+REGISTER_BLOCKS = """
+import asyncio
+from prefect.server.database import provide_database_interface
+from prefect.server.models.block_registration import run_block_auto_registration
+
+async def register() -> None:
+    session = await provide_database_interface().session()
+    async with session:
+        await run_block_auto_registration(session=session)
+        await session.commit()
+
+asyncio.run(register())
+"""
+
+
+@dataclass
+class MultiServer:
+    url: str  # the API URL, ending in /api
+    api: subprocess.Popen[bytes]  # `prefect server start --workers N`: uvicorn's supervisor, the N workers below it
+    services: subprocess.Popen[bytes]  # `prefect server services start`
+    redis: subprocess.Popen[bytes]
+    postgres_port: int  # the PostgreSQL server holding Prefect's database (its postmaster's `-p`)
+    env: dict[str, str]  # the server's settings: a client process needs only PREFECT_API_URL besides
+    folder: Path  # the logs: api.log, services.log, redis.log
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _redis_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+            connection.sendall(b"PING\r\n")
+            return connection.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=1) as answer:
+            return bool(answer.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _tail(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")[-3000:]
+    except OSError:
+        return ""
+
+
+def _start(command: list[str], env: dict[str, str], log: Path, stack: ExitStack) -> subprocess.Popen[bytes]:
+    """Start `command` with its output in `log`; `stack` stops it on the way out."""
+    with open(log, "ab") as out:
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    stack.callback(_stop, process)
+    return process
+
+
+@contextmanager
+def multi_server(api_workers: int, postgres_url: str | None = None) -> Iterator[MultiServer]:
+    """Start the server (`api_workers` API processes, one services process, Redis, Prefect's database on the
+    PostgreSQL server at `postgres_url` or on one started here); yield it once the API answers."""
+    redis_program = shutil.which("redis-server")
+    if redis_program is None:
+        raise FileNotFoundError("redis-server is not installed: run .ci/run, or install the redis-server package")
+    folder = Path(tempfile.mkdtemp(prefix="starbattle-multi-server-"))
+    with ExitStack() as stack:
+        stack.callback(shutil.rmtree, folder, True)
+        server_url = postgres_url or stack.enter_context(postgres_server())
+        database = fresh_database(server_url)
+        postgres_port = int(database.rsplit(":", 1)[1].split("/")[0])
+        redis_port = free_port()
+        redis_command = [redis_program, "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", str(folder)]
+        # Nothing of it outlives the run: no snapshots, no append-only file.
+        redis_command += ["--save", "", "--appendonly", "no"]
+        redis = _start(redis_command, dict(os.environ), folder / "redis.log", stack)
+        env = {name: value for name, value in os.environ.items() if not name.startswith("PREFECT_")}
+        env.update(
+            REDIS_SETTINGS,
+            PREFECT_HOME=str(folder / "home"),
+            PREFECT_API_DATABASE_CONNECTION_URL=database.replace("postgresql://", "postgresql+asyncpg://", 1),
+            PREFECT_REDIS_MESSAGING_HOST="127.0.0.1",
+            PREFECT_REDIS_MESSAGING_PORT=str(redis_port),
+            PREFECT_REDIS_MESSAGING_DB="0",
+            PREFECT_SERVER_DOCKET_URL=f"redis://127.0.0.1:{redis_port}/1",
+            PREFECT_SERVER_ANALYTICS_ENABLED="false",
+        )
+        deadline = time.monotonic() + START_SECONDS
+        while not _redis_answers(redis_port):
+            if redis.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start: {_tail(folder / 'redis.log')}")
+            time.sleep(0.1)
+        prefect = [sys.executable, "-m", "prefect"]
+        for command in ([*prefect, "server", "database", "upgrade", "-y"], [sys.executable, "-c", REGISTER_BLOCKS]):
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise RuntimeError(f"{' '.join(command[1:4])} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+        env.update(PREFECT_API_DATABASE_MIGRATE_ON_START="false", PREFECT_API_BLOCKS_REGISTER_ON_START="false")
+        port = free_port()
+        api_command = [*prefect, "server", "start", "--host", "127.0.0.1", "--port", str(port), "--analytics-off"]
+        # --no-services for one worker too: the services then run in their own process for every N alike (with
+        # N > 1 Prefect sets it itself).
+        api_command += ["--workers", str(api_workers), "--no-services"]
+        api = _start(api_command, env, folder / "api.log", stack)
+        services_command = [*prefect, "server", "services", "start"]
+        services = _start(services_command, env, folder / "services.log", stack)
+        url = f"http://127.0.0.1:{port}/api"
+        while not _healthy(url):
+            for name, process in (("api", api), ("services", services), ("redis", redis)):
+                if process.poll() is not None:
+                    raise RuntimeError(f"the {name} process stopped at start: {_tail(folder / f'{name}.log')}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the API did not answer within {START_SECONDS:.0f} s: {_tail(folder / 'api.log')}")
+            time.sleep(0.25)
+        yield MultiServer(url, api, services, redis, postgres_port, env, folder)
