@@ -3,9 +3,10 @@ database on PostgreSQL, its messaging, event ordering, lease storage and backgro
 (`prefect-redis`), `prefect server start --workers N --no-services` for the API and `prefect server services start`
 for the loop services (the event persister, the task-run recorder, the triggers...) in a process of their own.
 
-Used by bench/bench_scale.py (`--server-workers N`) and tests/test_multi_server.py. Everything lives in a temporary
-folder and on free loopback ports, and is stopped on the way out. The PostgreSQL server is tests/postgres_server.py's
-(a given one, or one started here); Redis is Debian's redis-server, which `.ci/run` installs when missing.
+Used by bench/bench_scale.py (`--server-workers N`) only: no test starts it (one start costs 60-80 s of CPU, more
+than CI can spend; README "Running on a cluster"). Everything lives in a temporary folder and on free loopback ports,
+and is stopped on the way out. The PostgreSQL server is tests/postgres_server.py's (a given one, or one started
+here); Redis is Debian's redis-server, which must be installed (`apt-get install redis-server`).
 
 Two things differ from a plain `prefect server start --workers N`, both because of what N processes starting at once
 do to a fresh database: the migrations run once before (`prefect server database upgrade -y`), and so does the block
@@ -30,6 +31,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline_processes import free_port
 from postgres_server import fresh_database, postgres_server
 
 START_SECONDS = 300.0  # a busy 2-core machine takes a minute and more to start N + 1 server processes
@@ -66,12 +68,6 @@ class MultiServer:
     postgres_port: int  # the PostgreSQL server holding Prefect's database (its postmaster's `-p`)
     env: dict[str, str]  # the server's settings: a client process needs only PREFECT_API_URL besides
     folder: Path  # the logs: api.log, services.log, redis.log
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _redis_answers(port: int) -> bool:
