@@ -21,33 +21,6 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
-# The heaviest test files, slowest first (their summed --durations in `.ci/run`'s log; minutes each). CI runs one
-# file a worker in collection order (`--dist loadfile --no-loadscope-reorder`); with these handed out first, the
-# many short files fill the other core while they run, instead of one long file keeping a core busy alone at the end.
-HEAVIEST_FILES = [
-    "test_served.py",
-    "test_flows.py",
-    "test_dask.py",
-    "test_servers.py",
-    "test_signals.py",
-    "test_concurrent.py",
-    "test_workers.py",
-    "test_grader_invariance.py",
-    "test_counter.py",
-    "test_site.py",
-    "test_db.py",
-    "test_generator_stages.py",
-    "test_browser.py",
-    "test_faults.py",
-]
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The heaviest files first; a stable sort, so each file's tests keep their own order."""
-    rank = {name: place for place, name in enumerate(HEAVIEST_FILES)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
-
-
 _DESELECTED = pytest.StashKey[int]()
 
 
