@@ -2,6 +2,7 @@
 overhead of Dask and of Prefect task runs, and from those a projected year of boards on 16 and 64 workers.
 
     python bench/bench_pipeline.py --scale [--days 1] [--slots default|small] [--tasks 200] [--server-workers 1 2]
+        [--services-split [K ...]]
     python bench/bench_scale.py ...        (the same)
 
 Everything runs in this process against one Prefect server started for the bench (as `starbattle ui` keeps one up)
@@ -16,6 +17,11 @@ out as Prefect documents it (tests/multi_server.py: N API processes from `prefec
 loop services in a process of their own, its database on a throwaway PostgreSQL server, its messaging on a throwaway
 Redis), one row per N, against the same run's rows on the default one-process server (SQLite). Each of those
 processes' CPU is read from /proc on its own, and a year is projected with K API processes from them.
+
+`--services-split [K ...]` (with `--server-workers`): per N, a row more per K with the loop services split over
+processes (tests/multi_server.py, `split_layout`): K task-run recorders sharing its stream, the event persister
+alone, the rest together; K is 1 when none is given. Each services process is accounted on its own and bounds the
+year on its own, as an API process does.
 """
 
 from __future__ import annotations
@@ -69,6 +75,7 @@ class Throughput:
     server_processes: dict[str, float] = field(default_factory=dict)
     server_idle: dict[str, float] = field(default_factory=dict)
     window_seconds: float = 0.0  # from the CPU read before the backfill to the one after it
+    layout: str = ""  # a scaled-out server's services layout: "one process", or "split, K task-run recorders"
 
     def busy_a_board(self, role: str) -> float:
         """A scaled-out server process's CPU seconds a board less its loops at rest over the same seconds."""
@@ -161,20 +168,22 @@ def postmaster(port: int) -> int | None:
 def server_pids(server: MultiServer) -> set[int]:
     """Every process of a scaled-out server that this process started (Redis, the API and services processes and
     everything below them); PostgreSQL's is not below this process (pg_ctl starts it as a daemon)."""
-    top = [server.api.pid, server.services.pid, server.redis.pid]
+    top = [server.api.pid, *(process.pid for process in server.services.values()), server.redis.pid]
     return {pid for process in top for pid in [process, *descendants(process)]}
 
 
 def server_cpu(server: MultiServer) -> dict[str, float]:
     """CPU seconds so far of each process of a scaled-out server, by role: `API worker 1..N` (uvicorn's worker
     processes, in pid order), `API supervisor` (the `prefect server start` process that spawned them, with what it
-    reaped: a worker that died), `services`, `redis`, `postgresql` (the postmaster with its backends, the ended
-    ones reaped by it)."""
+    reaped: a worker that died), each services process by its role (`services`, or in a split layout `services:
+    task-run recorder` and so on, tests/multi_server.py's `services_roles`), `redis`, `postgresql` (the postmaster
+    with its backends, the ended ones reaped by it)."""
     spent = {"API supervisor": process_cpu(server.api.pid)}
     workers = [pid for pid in descendants(server.api.pid) if b"spawn_main" in _command(pid)]
     for number, pid in enumerate(sorted(workers), 1):
         spent[f"API worker {number}"] = process_cpu(pid)
-    spent["services"] = sum(process_cpu(pid) for pid in [server.services.pid, *descendants(server.services.pid)])
+    for role, process in server.services.items():
+        spent[role] = sum(process_cpu(pid) for pid in [process.pid, *descendants(process.pid)])
     spent["redis"] = process_cpu(server.redis.pid)
     root = postmaster(server.postgres_port)
     spent["postgresql"] = 0.0 if root is None else sum(process_cpu(pid) for pid in [root, *descendants(root)])
@@ -455,7 +464,8 @@ def scaled_bounds(
     at rest takes T = boards x b / (1 - r)). The API processes' work together, shared evenly by `api` of them (a
     board's requests go to whichever worker is free); the services process, Redis (one thread) and PostgreSQL each
     in series on one core (PostgreSQL runs a process per connection: on a machine of its own with more cores it
-    would be less)."""
+    would be less). Each services process is a bound of its own, in series on one core: the busiest one bounds
+    the services (several task-run recorders each did their own share of the recorder's work, as measured)."""
 
     def bound(busy: float, at_rest: float) -> float:
         return YEAR_BOARDS * busy / max(0.05, 1.0 - at_rest)
@@ -466,13 +476,19 @@ def scaled_bounds(
     api_busy = sum(scaled.busy_a_board(role) for role in [*api_roles, "API supervisor"])
     api_rest = statistics.mean(scaled.server_idle.get(role, 0.0) for role in api_roles)
     bounds[f"the Prefect API ({api} processes)"] = bound(api_busy / api, api_rest)
-    for role, name in (
-        ("services", "the Prefect services process"),
-        ("redis", "Redis (one thread)"),
-        ("postgresql", "PostgreSQL (on one core)"),
-    ):
+    parts = [(role, services_part(role)) for role in scaled.server_processes if role.startswith("services")]
+    parts += [("redis", "Redis (one thread)"), ("postgresql", "PostgreSQL (on one core)")]
+    for role, name in parts:
         bounds[name] = bound(scaled.busy_a_board(role), scaled.server_idle.get(role, 0.0))
     return bounds
+
+
+def services_part(role: str) -> str:
+    """A services process's name as a bound of the year: `the Prefect services process` for the one process of
+    Prefect's layout, `the services process: task-run recorder` for one of a split layout."""
+    if role == "services":
+        return "the Prefect services process"
+    return "the services process" + role.removeprefix("services")
 
 
 def api_processes_needed(
@@ -557,32 +573,43 @@ def scaled_rows(
     days: int,
     api_counts: list[int],
     overrides: dict[str, Any],
+    recorder_counts: Collection[int] = (),
 ) -> None:
     """Add a row per count of API processes: the backfill on 2 Dask workers against a scaled-out Prefect server
-    (tests/multi_server.py), one PostgreSQL server for them all (a fresh database each), a fresh cluster each."""
+    (tests/multi_server.py), one PostgreSQL server for them all (a fresh database each), a fresh cluster each; and
+    after each, a row per count of task-run recorders in `recorder_counts` with the services split
+    (`split_layout`)."""
     sys.path.insert(0, str(PROJECT / "tests"))
-    from multi_server import multi_server
+    from multi_server import ONE_PROCESS, multi_server, split_layout
     from postgres_server import postgres_server
 
     with postgres_server() as postgres:
         for api in api_counts:
-            name = scaled_name(api)
-            with ExitStack() as stack:
-                server = stack.enter_context(multi_server(api, postgres))
-                stack.enter_context(reporting_to(server.url))
-                cluster = stack.enter_context(local_cluster(2))
-                warm(cluster.scheduler_address)
-                prefect_overhead(None, 10)  # the server's first flow and task runs warm each process's caches
-                config = write_config(
-                    root / f"scaled-{api}", slots, dask_address=cluster.scheduler_address, **overrides
-                )
-                rows[name] = run_backfill(name, config, start, days, server)
-                deliver_queued()
+            layouts = [(scaled_name(api), "one process", ONE_PROCESS, f"scaled-{api}")]
+            for recorders in recorder_counts:
+                name = split_name(api, recorders)
+                layout = f"split, {recorders} task-run recorder" + ("s" if recorders > 1 else "")
+                layouts.append((name, layout, split_layout(recorders), f"split-{api}-{recorders}"))
+            for name, layout, services, home in layouts:
+                with ExitStack() as stack:
+                    server = stack.enter_context(multi_server(api, postgres, services))
+                    stack.enter_context(reporting_to(server.url))
+                    cluster = stack.enter_context(local_cluster(2))
+                    warm(cluster.scheduler_address)
+                    prefect_overhead(None, 10)  # the server's first flow and task runs warm each process's caches
+                    config = write_config(root / home, slots, dask_address=cluster.scheduler_address, **overrides)
+                    rows[name] = run_backfill(name, config, start, days, server)
+                    rows[name].layout = layout
+                    deliver_queued()
+
+
+def split_name(api: int, recorders: int) -> str:
+    return scaled_name(api) + ", services split" + (f", {recorders} recorders" if recorders > 1 else "")
 
 
 def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> None:
     """The boards' sameness across rows, and for the scaled-out rows: each server process's CPU a board against the
-    same run's one-process server, at rest, and the year with K API processes."""
+    same run's one-process server, at rest, and the year with K API processes, for each services layout."""
     first = next(iter(rows.values()))
     differing = [row.runner for row in rows.values() if row.exported != first.exported]
     same = "every row's the same bytes" if not differing else "DIFFERENT from the first row: " + ", ".join(differing)
@@ -591,21 +618,25 @@ def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> No
     if not scaled:
         return
     baseline = rows["dask, 2 workers"]
+    width = max(38, *(len(row.runner) for row in scaled))
     print(
-        f"\n  {'Prefect server CPU s a board':38} {'boards/min':>10} {'API all':>7} {'busiest':>7} {'services':>8} "
-        f"{'server':>7} {'redis':>6} {'pg':>6}   (busiest: the busiest API process; server: API + services)"
+        f"\n  {'Prefect server CPU s a board':{width}} {'boards/min':>10} {'API all':>7} {'busiest':>7} "
+        f"{'services':>8} {'busiest':>7} {'server':>7} {'redis':>6} {'pg':>6}   "
+        "(busiest: the busiest API / services process; server: API + services)"
     )
+    one_process = baseline.cpu["server"] / baseline.boards
     print(
-        f"  {baseline.runner + ' (default server)':38} {baseline.per_minute:10.2f} {'':>7} "
-        f"{baseline.cpu['server'] / baseline.boards:7.2f} {'':>8} {baseline.cpu['server'] / baseline.boards:7.2f}"
+        f"  {baseline.runner + ' (default server)':{width}} {baseline.per_minute:10.2f} {'':>7} "
+        f"{one_process:7.2f} {'':>8} {'':>7} {one_process:7.2f}"
     )
     for row in scaled:
         board = {role: spent / row.boards for role, spent in row.server_processes.items()}
         api = {role: spent for role, spent in board.items() if role.startswith("API ")}
+        services = {role: spent for role, spent in board.items() if role.startswith("services")}
         print(
-            f"  {row.runner:38} {row.per_minute:10.2f} {sum(api.values()):7.2f} {max(api.values()):7.2f} "
-            f"{board['services']:8.2f} {row.cpu['server'] / row.boards:7.2f} {board['redis']:6.2f} "
-            f"{board['postgresql']:6.2f}"
+            f"  {row.runner:{width}} {row.per_minute:10.2f} {sum(api.values()):7.2f} {max(api.values()):7.2f} "
+            f"{sum(services.values()):8.2f} {max(services.values()):7.2f} {row.cpu['server'] / row.boards:7.2f} "
+            f"{board['redis']:6.2f} {board['postgresql']:6.2f}"
         )
     for row in scaled:
         if (row.stage_runs, row.other_runs) != (baseline.stage_runs, baseline.other_runs):
@@ -619,10 +650,21 @@ def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> No
         print(f"    {'':{len(row.runner)}}  at rest, CPU s a second: {rest}")
         busy = ", ".join(f"{role} {row.busy_a_board(role):.2f}" for role in row.server_processes)
         print(f"    {'':{len(row.runner)}}  a board less the loops at rest: {busy}")
-    widest = scaled[-1]  # the most API processes measured (the rows run in the order given)
+    # Per services layout, from its row with the most API processes (the rows run in the order given).
+    widest = {row.layout: row for row in scaled}
+    for row in widest.values():
+        print_scaled_year(rows, overheads, row)
     print(
-        f"\n  a year ({YEAR_BOARDS:,} boards) with a scaled-out server, projected from '{widest.runner}' "
-        f"(each part's CPU a board from it; the rest as above):"
+        f"    (on {os.cpu_count()} cores every process above shares the cores with the workers: these runs show how "
+        "the server's work splits and what each part costs, not a cluster's speed)"
+    )
+
+
+def print_scaled_year(rows: dict[str, Throughput], overheads: dict[str, float], widest: Throughput) -> None:
+    """A year with K API processes and `widest`'s services layout, each part's CPU a board from `widest`."""
+    print(
+        f"\n  a year ({YEAR_BOARDS:,} boards) with a scaled-out server, services {widest.layout}, projected from "
+        f"'{widest.runner}' (each part's CPU a board from it; the rest as above):"
     )
     for workers in (16, 64):
         for count in (1, 2, 4, 8):
@@ -644,10 +686,6 @@ def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> No
                 f"    {workers:2d} workers: {needed} API processes bring it under {YEAR_AIM_MINUTES:.0f} min "
                 f"({seconds / 60:.1f} min, then limited by {limit})"
             )
-    print(
-        f"    (on {os.cpu_count()} cores every process above shares the cores with the workers: these runs show how "
-        "the server's work splits and what each part costs, not a cluster's speed)"
-    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -668,7 +706,26 @@ def main(argv: list[str] | None = None) -> None:
         metavar="N",
         help="also run 2 Dask workers against a Prefect server of N API processes on PostgreSQL and Redis, per N",
     )
+    parser.add_argument(
+        "--services-split",
+        type=int,
+        nargs="*",
+        metavar="K",
+        help="with --server-workers, also a row per N and K with the loop services split over processes: K task-run "
+        "recorders (default 1), the event persister alone, the rest together",
+    )
     args, _rest = parser.parse_known_args(argv)
+    recorders: list[int] = []
+    if args.services_split is not None:
+        recorders = args.services_split or [1]
+        if not args.server_workers:
+            print("error: --services-split: needs --server-workers N", file=sys.stderr)
+            raise SystemExit(2)
+        if min(recorders) < 1:
+            print(
+                f"error: --services-split: expected 1 or more task-run recorders, got {min(recorders)}", file=sys.stderr
+            )
+            raise SystemExit(2)
     if args.server_workers:
         missing = scaled_server_missing(args.server_workers)
         if missing:
@@ -725,7 +782,7 @@ def main(argv: list[str] | None = None) -> None:
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
             deliver_queued()
         if args.server_workers and not args.overheads_only:
-            scaled_rows(rows, root, args.slots, start, args.days, args.server_workers, overrides)
+            scaled_rows(rows, root, args.slots, start, args.days, args.server_workers, overrides, recorders)
     print("\n  per-task overhead (no-op tasks):")
     for name, milliseconds in overheads.items():
         print(f"    {name:42} {milliseconds:7.2f} ms")

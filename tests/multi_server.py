@@ -1,7 +1,8 @@
 """A throwaway Prefect server of several API processes, as Prefect documents it for scaling past one process: its
 database on PostgreSQL, its messaging, event ordering, lease storage and background-task queue on Redis
 (`prefect-redis`), `prefect server start --workers N --no-services` for the API and `prefect server services start`
-for the loop services (the event persister, the task-run recorder, the triggers...) in a process of their own.
+for the loop services (the event persister, the task-run recorder, the triggers...) in a process of their own, or
+(`services_layout`) in several, each with a part of them switched on by Prefect's own settings.
 
 Used by bench/bench_scale.py (`--server-workers N`) only: no test starts it (one start costs 60-80 s of CPU, more
 than CI can spend; README "Running on a cluster"). Everything lives in a temporary folder and on free loopback ports,
@@ -13,6 +14,18 @@ do to a fresh database: the migrations run once before (`prefect server database
 registration. With it left to the workers, one of two failed its start on PostgreSQL with `duplicate key value
 violates unique constraint "uq_block_type__slug"` (each worker registers the block types at start) and uvicorn
 started it again.
+
+Splitting the loop services: `prefect server services start` starts every service whose setting says enabled
+(prefect/server/services/base.py, `Service.enabled_services`, and the docket-run ones through
+prefect/server/services/perpetual_services.py, `get_enabled_perpetual_services`), so a process with some of them
+is that command with the others' `..._ENABLED` set to false (SERVICE_SWITCHES). Several task-run recorders share
+the work: each reads the `events` stream in the one Redis consumer group `task-run-recorder` under a consumer name
+of its own (prefect/server/services/task_run_recorder.py, `TaskRunRecorder.start`; prefect_redis/messaging.py,
+`Consumer.run`: `XREADGROUP` with `>`, which hands each message to one consumer of the group), and its upsert
+keeps the newest state whichever process writes last (`task_run.state_timestamp < excluded.state_timestamp`), so
+two recorders neither do the work twice nor write an older state over a newer one. Every services process also
+runs a docket worker (prefect/cli/_server_utils.py, `_run_all_services`), which takes its share of the background
+tasks from Redis whatever is enabled: that cannot be switched off, and costs each process its polling.
 """
 
 from __future__ import annotations
@@ -26,7 +39,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +57,65 @@ REDIS_SETTINGS = {
     "PREFECT_SERVER_EVENTS_CAUSAL_ORDERING": "prefect_redis.ordering",
     "PREFECT_SERVER_CONCURRENCY_LEASE_STORAGE": "prefect_redis.lease_storage",
 }
+# Prefect's loop services by name, with the settings that switch each off (prefect/settings/models/server/
+# services.py and events.py). The triggers' setting covers the reactive and proactive triggers and the actions; the
+# event persister's covers the events' vacuum too (prefect/server/services/db_vacuum.py runs it only where the
+# persister is enabled); the database vacuum's "false" leaves only that events' vacuum. The event logger, the log
+# stream and the telemetry are off by Prefect's defaults or here (analytics), so they have no entry.
+SERVICE_SWITCHES: dict[str, tuple[str, ...]] = {
+    "task-run recorder": ("PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_ENABLED",),
+    "event persister": ("PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED",),
+    "triggers": ("PREFECT_SERVER_SERVICES_TRIGGERS_ENABLED",),
+    "event stream": ("PREFECT_SERVER_EVENTS_STREAM_OUT_ENABLED",),
+    "scheduler": ("PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED",),
+    "late runs": ("PREFECT_SERVER_SERVICES_LATE_RUNS_ENABLED",),
+    "foreman": ("PREFECT_SERVER_SERVICES_FOREMAN_ENABLED",),
+    "cancellation cleanup": ("PREFECT_SERVER_SERVICES_CANCELLATION_CLEANUP_ENABLED",),
+    "pause expirations": ("PREFECT_SERVER_SERVICES_PAUSE_EXPIRATIONS_ENABLED",),
+    "repossessor": ("PREFECT_SERVER_SERVICES_REPOSSESSOR_ENABLED",),
+    "cleanup reconciler": ("PREFECT_SERVER_SERVICES_CLEANUP_RECONCILER_ENABLED",),
+    "database vacuum": ("PREFECT_SERVER_SERVICES_DB_VACUUM_ENABLED",),
+}
+ALL_SERVICES = frozenset(SERVICE_SWITCHES)
+# Prefect's documented layout: every loop service in one process.
+ONE_PROCESS: list[frozenset[str]] = [ALL_SERVICES]
+
+
+def split_layout(recorders: int = 1) -> list[frozenset[str]]:
+    """The two busiest services in processes of their own (py-spy put a third and more of the one process in the
+    task-run recorder, 6% in the event persister), `recorders` task-run recorders sharing its stream, and the rest
+    together in one more."""
+    if recorders < 1:
+        raise ValueError(f"expected 1 or more task-run recorder processes, got {recorders}")
+    alone = [frozenset({"task-run recorder"})] * recorders + [frozenset({"event persister"})]
+    return [*alone, ALL_SERVICES - {"task-run recorder", "event persister"}]
+
+
+def services_roles(layout: Sequence[Collection[str]]) -> list[str]:
+    """Each services process's role name, in the layout's order: `services` for one with every service (Prefect's
+    layout), otherwise `services: NAME` for one service and `services: the rest` for several, numbered from the
+    second of a name on (`services: task-run recorder 2`)."""
+    roles: list[str] = []
+    for enabled in layout:
+        if set(enabled) == ALL_SERVICES:
+            name = "services"
+        elif len(enabled) == 1:
+            name = f"services: {next(iter(enabled))}"
+        else:
+            name = "services: the rest"
+        seen = sum(role == name or role.startswith(f"{name} ") for role in roles)
+        roles.append(name if seen == 0 else f"{name} {seen + 1}")
+    return roles
+
+
+def services_settings(enabled: Collection[str]) -> dict[str, str]:
+    """The settings that leave only the services `enabled` on in a `prefect server services start` process."""
+    unknown = sorted(set(enabled) - ALL_SERVICES)
+    if unknown:
+        raise ValueError(f"unknown Prefect services {unknown}: expected some of {sorted(ALL_SERVICES)}")
+    return {switch: "false" for name in ALL_SERVICES - set(enabled) for switch in SERVICE_SWITCHES[name]}
+
+
 REGISTER_BLOCKS = """
 import asyncio
 from prefect.server.database import provide_database_interface
@@ -63,11 +135,11 @@ asyncio.run(register())
 class MultiServer:
     url: str  # the API URL, ending in /api
     api: subprocess.Popen[bytes]  # `prefect server start --workers N`: uvicorn's supervisor, the N workers below it
-    services: subprocess.Popen[bytes]  # `prefect server services start`
+    services: dict[str, subprocess.Popen[bytes]]  # `prefect server services start` by role (`services_roles`)
     redis: subprocess.Popen[bytes]
     postgres_port: int  # the PostgreSQL server holding Prefect's database (its postmaster's `-p`)
     env: dict[str, str]  # the server's settings: a client process needs only PREFECT_API_URL besides
-    folder: Path  # the logs: api.log, services.log, redis.log
+    folder: Path  # the logs: api.log, redis.log, and services.log (or services-1.log, ... in a split layout)
 
 
 def _redis_answers(port: int) -> bool:
@@ -113,9 +185,15 @@ def _start(command: list[str], env: dict[str, str], log: Path, stack: ExitStack)
 
 
 @contextmanager
-def multi_server(api_workers: int, postgres_url: str | None = None) -> Iterator[MultiServer]:
-    """Start the server (`api_workers` API processes, one services process, Redis, Prefect's database on the
-    PostgreSQL server at `postgres_url` or on one started here); yield it once the API answers."""
+def multi_server(
+    api_workers: int, postgres_url: str | None = None, services_layout: Sequence[Collection[str]] = ONE_PROCESS
+) -> Iterator[MultiServer]:
+    """Start the server (`api_workers` API processes, a services process for each set of service names in
+    `services_layout` with those services on, Redis, Prefect's database on the PostgreSQL server at `postgres_url` or
+    on one started here); yield it once the API answers."""
+    switches = [services_settings(enabled) for enabled in services_layout]  # a wrong name fails before any start
+    if not switches:
+        raise ValueError("expected at least one services process")
     redis_program = shutil.which("redis-server")
     if redis_program is None:
         raise FileNotFoundError("redis-server is not installed: run .ci/run, or install the redis-server package")
@@ -159,12 +237,17 @@ def multi_server(api_workers: int, postgres_url: str | None = None) -> Iterator[
         api_command += ["--workers", str(api_workers), "--no-services"]
         api = _start(api_command, env, folder / "api.log", stack)
         services_command = [*prefect, "server", "services", "start"]
-        services = _start(services_command, env, folder / "services.log", stack)
+        logs = ["services"] if len(switches) == 1 else [f"services-{number}" for number in range(1, len(switches) + 1)]
+        services = {
+            role: _start(services_command, {**env, **switched}, folder / f"{log}.log", stack)
+            for role, switched, log in zip(services_roles(services_layout), switches, logs, strict=True)
+        }
+        watched = [("api", "api", api), *zip(services, logs, services.values(), strict=True), ("redis", "redis", redis)]
         url = f"http://127.0.0.1:{port}/api"
         while not _healthy(url):
-            for name, process in (("api", api), ("services", services), ("redis", redis)):
+            for name, log, process in watched:
                 if process.poll() is not None:
-                    raise RuntimeError(f"the {name} process stopped at start: {_tail(folder / f'{name}.log')}")
+                    raise RuntimeError(f"the {name} process stopped at start: {_tail(folder / f'{log}.log')}")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the API did not answer within {START_SECONDS:.0f} s: {_tail(folder / 'api.log')}")
             time.sleep(0.25)
