@@ -6,6 +6,7 @@ The defaults are the project's numbers; `config/starbattle.yaml` (section `gradi
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -93,6 +94,11 @@ class GradingConfig(BaseModel):
         """The Star Battle cutoffs of a board size: its own row of `size_bands`, else the default ones."""
         if size is not None and size in self.size_bands:
             return self.size_bands[size]
+        return self._default_cutoffs
+
+    @cached_property
+    def _default_cutoffs(self) -> BandCutoffs:
+        # Built once: the generator asks for a slot's cutoffs for every candidate it grades.
         return BandCutoffs(easy_below=self.easy_below, medium_below=self.medium_below, hard_below=self.hard_below)
 
     def band(self, difficulty: int, size: int | None = None) -> str:
