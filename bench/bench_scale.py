@@ -2,7 +2,7 @@
 overhead of Dask and of Prefect task runs, and from those a projected year of boards on 16 and 64 workers.
 
     python bench/bench_pipeline.py --scale [--days 1] [--slots default|small] [--tasks 200] [--server-workers 1 2]
-        [--services-split [K ...]]
+        [--services-split [K ...]] [--persisters P]
     python bench/bench_scale.py ...        (the same)
 
 Everything runs in this process against one Prefect server started for the bench (as `starbattle ui` keeps one up)
@@ -20,8 +20,8 @@ processes' CPU is read from /proc on its own, and a year is projected with K API
 
 `--services-split [K ...]` (with `--server-workers`): per N, a row more per K with the loop services split over
 processes (tests/multi_server.py, `split_layout`): K task-run recorders sharing its stream, the event persister
-alone, the rest together; K is 1 when none is given. Each services process is accounted on its own and bounds the
-year on its own, as an API process does.
+alone (or P of them sharing theirs, `--persisters P`), the rest together; K is 1 when none is given. Each services
+process is accounted on its own and bounds the year on its own, as an API process does.
 """
 
 from __future__ import annotations
@@ -204,10 +204,18 @@ def resource_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_backfill(name: str, config: Path, start: dt.date, days: int, server: MultiServer | None = None) -> Throughput:
+def run_backfill(
+    name: str,
+    config: Path,
+    start: dt.date,
+    days: int,
+    server: MultiServer | None = None,
+    expected: tuple[int, int] | None = None,
+) -> Throughput:
     """One backfill of `days` dates from `start`, timed; its CPU read once the server has recorded all its task
     runs (the count stops changing), so what the server does after the flow ends counts too. With `server` (a
-    scaled-out one), each of its processes is read on its own."""
+    scaled-out one), each of its processes is read on its own; `expected`: the task runs the same backfill had on
+    the default server, waited for (see `settled_task_runs`)."""
     from sqlmodel import Session, func, select
 
     from flows.daily import backfill
@@ -226,7 +234,7 @@ def run_backfill(name: str, config: Path, start: dt.date, days: int, server: Mul
     # A slot whose every attempt ran out of its seconds fails the run; its other boards still count.
     state = backfill(start=start.isoformat(), end=end.isoformat(), config_path=str(config), return_state=True)
     seconds = time.perf_counter() - began
-    stage_runs, other_runs = settled_task_runs(state.state_details.flow_run_id)
+    stage_runs, other_runs = settled_task_runs(state.state_details.flow_run_id, expected)
     cpu = {kind: spent - used[kind] for kind, spent in cpu_seconds(skip).items()}
     processes: dict[str, float] = {}
     if server is not None:
@@ -262,14 +270,16 @@ def at_rest(server: MultiServer) -> dict[str, float]:
     return {role: (spent - before.get(role, 0.0)) / IDLE_SECONDS for role, spent in server_cpu(server).items()}
 
 
-def settled_task_runs(flow_run_id: Any) -> tuple[int, int]:
-    """`count_task_runs` once two counts SETTLE_SECONDS apart agree: a server records task runs from their events,
-    after the flow has moved on (a scaled-out one in its services process, from Redis)."""
+def settled_task_runs(flow_run_id: Any, expected: tuple[int, int] | None = None) -> tuple[int, int]:
+    """`count_task_runs` once two counts SETTLE_SECONDS apart agree, or with `expected`, once it is reached: a
+    server records task runs from their events, after the flow has moved on (a scaled-out one in its services
+    processes, from Redis, where a recorder holds an event back until the one it follows has been seen, so the
+    count can pause below the whole). Either way at most SETTLE_LIMIT seconds: what is missing then stays missing."""
     counted, deadline = count_task_runs(flow_run_id), time.monotonic() + SETTLE_LIMIT
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and counted != expected:
         time.sleep(SETTLE_SECONDS)
         again = count_task_runs(flow_run_id)
-        if again == counted:
+        if again == counted and expected is None:
             break
         counted = again
     return counted
@@ -574,11 +584,12 @@ def scaled_rows(
     api_counts: list[int],
     overrides: dict[str, Any],
     recorder_counts: Collection[int] = (),
+    persisters: int = 1,
 ) -> None:
     """Add a row per count of API processes: the backfill on 2 Dask workers against a scaled-out Prefect server
     (tests/multi_server.py), one PostgreSQL server for them all (a fresh database each), a fresh cluster each; and
     after each, a row per count of task-run recorders in `recorder_counts` with the services split
-    (`split_layout`)."""
+    (`split_layout`), each with `persisters` event persisters."""
     sys.path.insert(0, str(PROJECT / "tests"))
     from multi_server import ONE_PROCESS, multi_server, split_layout
     from postgres_server import postgres_server
@@ -587,9 +598,12 @@ def scaled_rows(
         for api in api_counts:
             layouts = [(scaled_name(api), "one process", ONE_PROCESS, f"scaled-{api}")]
             for recorders in recorder_counts:
-                name = split_name(api, recorders)
+                name = split_name(api, recorders, persisters)
                 layout = f"split, {recorders} task-run recorder" + ("s" if recorders > 1 else "")
-                layouts.append((name, layout, split_layout(recorders), f"split-{api}-{recorders}"))
+                if persisters > 1:
+                    layout += f", {persisters} event persisters"
+                services = split_layout(recorders, persisters)
+                layouts.append((name, layout, services, f"split-{api}-{recorders}-{persisters}"))
             for name, layout, services, home in layouts:
                 with ExitStack() as stack:
                     server = stack.enter_context(multi_server(api, postgres, services))
@@ -598,13 +612,16 @@ def scaled_rows(
                     warm(cluster.scheduler_address)
                     prefect_overhead(None, 10)  # the server's first flow and task runs warm each process's caches
                     config = write_config(root / home, slots, dask_address=cluster.scheduler_address, **overrides)
-                    rows[name] = run_backfill(name, config, start, days, server)
+                    baseline = rows["dask, 2 workers"]
+                    expected = (baseline.stage_runs, baseline.other_runs)
+                    rows[name] = run_backfill(name, config, start, days, server, expected)
                     rows[name].layout = layout
                     deliver_queued()
 
 
-def split_name(api: int, recorders: int) -> str:
-    return scaled_name(api) + ", services split" + (f", {recorders} recorders" if recorders > 1 else "")
+def split_name(api: int, recorders: int, persisters: int = 1) -> str:
+    name = scaled_name(api) + ", services split" + (f", {recorders} recorders" if recorders > 1 else "")
+    return name + (f", {persisters} persisters" if persisters > 1 else "")
 
 
 def print_scaled(rows: dict[str, Throughput], overheads: dict[str, float]) -> None:
@@ -714,6 +731,13 @@ def main(argv: list[str] | None = None) -> None:
         help="with --server-workers, also a row per N and K with the loop services split over processes: K task-run "
         "recorders (default 1), the event persister alone, the rest together",
     )
+    parser.add_argument(
+        "--persisters",
+        type=int,
+        default=1,
+        metavar="P",
+        help="with --services-split, the event persister in P processes sharing its stream (default 1)",
+    )
     args, _rest = parser.parse_known_args(argv)
     recorders: list[int] = []
     if args.services_split is not None:
@@ -726,6 +750,12 @@ def main(argv: list[str] | None = None) -> None:
                 f"error: --services-split: expected 1 or more task-run recorders, got {min(recorders)}", file=sys.stderr
             )
             raise SystemExit(2)
+    if args.persisters != 1 and not recorders:
+        print("error: --persisters: needs --services-split", file=sys.stderr)
+        raise SystemExit(2)
+    if args.persisters < 1:
+        print(f"error: --persisters: expected 1 or more event persisters, got {args.persisters}", file=sys.stderr)
+        raise SystemExit(2)
     if args.server_workers:
         missing = scaled_server_missing(args.server_workers)
         if missing:
@@ -782,7 +812,9 @@ def main(argv: list[str] | None = None) -> None:
             overheads["transaction (SQLite)"] = transaction_overhead(config, args.tasks)
             deliver_queued()
         if args.server_workers and not args.overheads_only:
-            scaled_rows(rows, root, args.slots, start, args.days, args.server_workers, overrides, recorders)
+            scaled_rows(
+                rows, root, args.slots, start, args.days, args.server_workers, overrides, recorders, args.persisters
+            )
     print("\n  per-task overhead (no-op tasks):")
     for name, milliseconds in overheads.items():
         print(f"    {name:42} {milliseconds:7.2f} ms")

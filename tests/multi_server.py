@@ -81,13 +81,14 @@ ALL_SERVICES = frozenset(SERVICE_SWITCHES)
 ONE_PROCESS: list[frozenset[str]] = [ALL_SERVICES]
 
 
-def split_layout(recorders: int = 1) -> list[frozenset[str]]:
+def split_layout(recorders: int = 1, persisters: int = 1) -> list[frozenset[str]]:
     """The two busiest services in processes of their own (py-spy put a third and more of the one process in the
-    task-run recorder, 6% in the event persister), `recorders` task-run recorders sharing its stream, and the rest
-    together in one more."""
-    if recorders < 1:
-        raise ValueError(f"expected 1 or more task-run recorder processes, got {recorders}")
-    alone = [frozenset({"task-run recorder"})] * recorders + [frozenset({"event persister"})]
+    task-run recorder, 6% in the event persister): `recorders` task-run recorders sharing its stream, `persisters`
+    event persisters sharing theirs (each is a Redis consumer group, as the recorder's is), and the rest together
+    in one more."""
+    if recorders < 1 or persisters < 1:
+        raise ValueError(f"expected 1 or more task-run recorders and event persisters, got {recorders}, {persisters}")
+    alone = [frozenset({"task-run recorder"})] * recorders + [frozenset({"event persister"})] * persisters
     return [*alone, ALL_SERVICES - {"task-run recorder", "event persister"}]
 
 
