@@ -146,11 +146,6 @@ def _nested(
             for mask in geometry.unit_masks:
                 if mask & along:
                     near |= mask
-        elif wide and reach == "last":
-            near = 0
-            for mask in geometry.unit_masks:
-                if mask & changed:
-                    near |= mask
         elif wide and reach == "touch":
             near = along
             for cell in iter_cells(along):

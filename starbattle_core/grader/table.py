@@ -522,7 +522,7 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = (
         level=CASES,
         budget=0,
         depth=3,
-        reach="last",
+        reach="chain",
     ),
     _t(
         "assume star, cases whole-board chain of chains",
