@@ -25,7 +25,7 @@ _WIDE_PASSES = 12  # sweeps a whole-board chain of chains may make (each must re
 
 
 def assumption(
-    geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int, reach: str = "board"
+    geometry: Geometry, state: State, *, assume: str, level: int, budget: int, depth: int
 ) -> Deduction | None:
     """The first open cell (tightest units first; at depth 3, widest collapse first) for which assuming `assume`
     ("star" or "empty") leads to a contradiction within `budget` rounds of `level` propagation, at nesting `depth`
@@ -38,7 +38,7 @@ def assumption(
     if depth == 3:
         candidates = _widest_collapse_first(geometry, state, candidates, assume, level)
     for cell in candidates:
-        outcome = _refute(geometry, state, cell, assume, level, depth, reach)
+        outcome = _refute(geometry, state, cell, assume, level, depth)
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
             name = geometry.cell_name(cell)
             bit = 1 << cell
@@ -107,11 +107,9 @@ def _tightest_first(geometry: Geometry, state: State) -> list[int]:
     return sorted(tightness, key=lambda cell: (tightness[cell], cell))
 
 
-def _refute(
-    geometry: Geometry, state: State, cell: int, assume: str, level: int, depth: int, reach: str = "board"
-) -> Outcome:
+def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int, depth: int) -> Outcome:
     """The outcome of assuming `assume` at `cell`, memoised on the geometry (same state, same answer)."""
-    key = (state.stars, state.empty, cell, assume, level, depth, reach if depth > 2 else "")
+    key = (state.stars, state.empty, cell, assume, level, depth)
     memo = geometry.recall.memo
     outcome = memo.get(key)
     if outcome is None:
@@ -119,7 +117,8 @@ def _refute(
             # A chain of chains starts with the shallower chain (usually known from a cheaper variant of this state).
             outcome = _refute(geometry, state, cell, assume, level, depth - 1)
             if outcome.contradiction is None:
-                outcome = _nested(geometry, state, outcome, level, wide=depth > 2, reach=reach)
+                wide = depth > 2
+                outcome = _nested(geometry, state, outcome, level, wide)
         else:
             bit = 1 << cell
             stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
@@ -128,9 +127,7 @@ def _refute(
     return outcome
 
 
-def _nested(
-    geometry: Geometry, state: State, outcome: Outcome, level: int, wide: bool = False, reach: str = "board"
-) -> Outcome:
+def _nested(geometry: Geometry, state: State, outcome: Outcome, level: int, wide: bool = False) -> Outcome:
     """Keep refuting single star assumptions at `level - 1` inside an assumption, until a contradiction appears
     or nothing more is refuted. The inner assumptions stay near the chain: open cells of the units that the
     assumption changed (a person follows the chain, not the whole board); `wide` looks at every open cell, and
@@ -138,19 +135,9 @@ def _nested(
     inner = level if wide else max(1, level - 1)
     stars, empty, rounds = outcome.stars, outcome.empty, outcome.rounds
     changed = (stars & ~state.stars) | (empty & ~state.empty)
-    along = changed  # every cell the chain has decided so far
     for _ in range(_WIDE_PASSES if wide else _INNER_PASSES):
         refuted: Cells = 0
-        if wide and reach == "chain":
-            near = 0
-            for mask in geometry.unit_masks:
-                if mask & along:
-                    near |= mask
-        elif wide and reach == "touch":
-            near = along
-            for cell in iter_cells(along):
-                near |= geometry.neighbours[cell]
-        elif wide:
+        if wide:
             near = geometry.all_cells
         else:
             near = 0
@@ -169,7 +156,6 @@ def _nested(
         if deeper.contradiction:
             return Outcome(deeper.stars, deeper.empty, rounds, deeper.contradiction)
         changed = (deeper.stars & ~stars) | (deeper.empty & ~empty)
-        along |= changed
         stars, empty = deeper.stars, deeper.empty
     return Outcome(stars, empty, rounds, None)
 

@@ -513,18 +513,6 @@ STARBATTLE_TECHNIQUES: tuple[Technique, ...] = (
         depth=2,
     ),
     _t(
-        "assume star, cases chain of chains along the chain",
-        "HS4L3C",
-        3550,
-        "hypothetical",
-        assumption,
-        assume="star",
-        level=CASES,
-        budget=0,
-        depth=3,
-        reach="chain",
-    ),
-    _t(
         "assume star, cases whole-board chain of chains",
         "HS4L3",
         3600,
