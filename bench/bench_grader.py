@@ -12,6 +12,11 @@ half); and the experience-score parts on the hand-made and published boards.
     python bench/bench_grader.py --files starbattle/archive.jsonl --min-size 14 --per-group 40 --clock cpu
     python bench/bench_grader.py --files starbattle/archive.jsonl --workers 2 --json graded.jsonl   # then:
     python bench/label_ceiling.py graded.jsonl
+    python bench/bench_grader.py ... --no-chains      # as `starbattle grade` grades: no chains for people
+
+`--no-chains` leaves out what only the narration needs (`grade(..., chains=False)`: the same steps, difficulty,
+band and scores; `explain`, `hint` and the published walkthroughs keep the chains), so its walkthrough hashes are
+not comparable with a run that has them.
 """
 
 from __future__ import annotations
@@ -84,11 +89,11 @@ def load(
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
-def grade_one(job: tuple[str, dict, Puzzle, str]) -> dict:
-    name, row, puzzle, clock_name = job
+def grade_one(job: tuple[str, dict, Puzzle, str, bool]) -> dict:
+    name, row, puzzle, clock_name, chains = job
     clock = CLOCKS[clock_name]
     start = clock()
-    result = grade(puzzle)
+    result = grade(puzzle, chains=chains)
     ms = (clock() - start) * 1000
     solution = puzzle.solution or 0
     sound = not (result.stars & ~solution) and not (result.empty & solution)
@@ -151,6 +156,7 @@ def main() -> None:
     parser.add_argument("--min-size", type=int, default=0)
     parser.add_argument("--clock", choices=CLOCKS, default="wall", help="wall seconds, or this process's CPU seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-chains", action="store_true", help="grade as `starbattle grade` does: no chains")
     parser.add_argument("--workers", type=int, default=1, help="grade in this many processes (timings: use 1)")
     parser.add_argument("--json", dest="json_out", default=None, help="also write the per-board results here")
     parser.add_argument("--tree", default=None, help="grade with the engine of this checkout (e.g. main's)")
@@ -161,7 +167,7 @@ def main() -> None:
 
     print(f"solver {SOLVER_VERSION} from {_engine_tree()}")
     jobs = [
-        (name, row, puzzle, args.clock)
+        (name, row, puzzle, args.clock, not args.no_chains)
         for name in args.files
         for row, puzzle in load(name, args.per_group, args.max_size, args.seed, args.min_size)
     ]

@@ -64,6 +64,28 @@ def test_unsolvable_board_is_stuck(capsys, monkeypatch) -> None:
     assert status == 1 and ("stuck" in out or "no solution" in out)
 
 
+def test_grade_says_what_the_narrated_grade_says(capsys, monkeypatch) -> None:
+    """`grade` leaves out the chains for people (only `explain` shows them): its every field must be the full,
+    narrated grade's, on boards whose steps need chains (the archive's 10x10 hard ones)."""
+    from starbattle_cli.commands_grade import _grading, _summary
+    from starbattle_core.formats import puzzle_from_json
+    from starbattle_core.grader import grade
+
+    with open(shared_file("starbattle/archive.jsonl"), encoding="utf-8") as handle:
+        rows = [line for line in handle if (json.loads(line)["size"], json.loads(line)["label"]) == (10, "hard")][:6]
+    status, out, err = run(capsys, monkeypatch, "grade", "-", "--json", stdin="".join(rows))
+    assert status == 0 and err == ""
+    printed = [json.loads(line) for line in out.splitlines()]
+    config = _grading()
+    links = 0
+    for index, (line, record) in enumerate(zip(rows, printed, strict=True), 1):
+        puzzle = puzzle_from_json(json.loads(line))
+        narrated = grade(puzzle, config)
+        links += sum(len(step.chain) for step in narrated.steps)
+        assert record == json.loads(json.dumps(_summary(puzzle, index, narrated)))
+    assert links > 0  # the boards do have chains to leave out
+
+
 def test_explain_text_and_json(capsys, monkeypatch) -> None:
     status, out, _ = run(capsys, monkeypatch, "explain", "-", stdin=handmade_lines(1))
     assert status == 0
