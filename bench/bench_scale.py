@@ -594,6 +594,8 @@ def scaled_rows(
     from multi_server import ONE_PROCESS, multi_server, split_layout
     from postgres_server import postgres_server
 
+    baseline = rows["dask, 2 workers"]
+    expected = (baseline.stage_runs, baseline.other_runs)  # every scaled row's backfill makes the same task runs
     with postgres_server() as postgres:
         for api in api_counts:
             layouts = [(scaled_name(api), "one process", ONE_PROCESS, f"scaled-{api}")]
@@ -612,8 +614,6 @@ def scaled_rows(
                     warm(cluster.scheduler_address)
                     prefect_overhead(None, 10)  # the server's first flow and task runs warm each process's caches
                     config = write_config(root / home, slots, dask_address=cluster.scheduler_address, **overrides)
-                    baseline = rows["dask, 2 workers"]
-                    expected = (baseline.stage_runs, baseline.other_runs)
                     rows[name] = run_backfill(name, config, start, days, server, expected)
                     rows[name].layout = layout
                     deliver_queued()

@@ -149,7 +149,8 @@ def _start_lock() -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
+def stop_process(server: subprocess.Popen[bytes]) -> None:
+    """Stop a server process: SIGTERM, then SIGKILL if it has not ended within STOP_TIMEOUT."""
     if server.poll() is None:
         server.terminate()
         try:
@@ -201,12 +202,12 @@ def running_server(port: int | None = None, meanwhile: Callable[[str], None] | N
             marker.parent.mkdir(parents=True, exist_ok=True)
             marker.write_text(json.dumps({"pid": server.pid, "command": command}), encoding="utf-8")
         except BaseException:
-            _stop(server)
+            stop_process(server)
             raise
     try:
         yield Server(url, server)
     finally:
-        _stop(server)
+        stop_process(server)
         marker.unlink(missing_ok=True)
 
 

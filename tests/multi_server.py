@@ -4,10 +4,11 @@ database on PostgreSQL, its messaging, event ordering, lease storage and backgro
 for the loop services (the event persister, the task-run recorder, the triggers...) in a process of their own, or
 (`services_layout`) in several, each with a part of them switched on by Prefect's own settings.
 
-Used by bench/bench_scale.py (`--server-workers N`) only: no test starts it (one start costs 60-80 s of CPU, more
-than CI can spend; README "Running on a cluster"). Everything lives in a temporary folder and on free loopback ports,
-and is stopped on the way out. The PostgreSQL server is tests/postgres_server.py's (a given one, or one started
-here); Redis is Debian's redis-server, which must be installed (`apt-get install redis-server`).
+Started by bench/bench_scale.py (`--server-workers N`) only: no test starts it (one start costs 60-80 s of CPU, more
+than CI can spend; README "Running on a cluster"); tests/test_multi_server.py checks its services layouts without
+starting it. Everything lives in a temporary folder and on free loopback ports, and is stopped on the way out. The
+PostgreSQL server is tests/postgres_server.py's (a given one, or one started here); Redis is Debian's redis-server,
+which must be installed (`apt-get install redis-server`).
 
 Two things differ from a plain `prefect server start --workers N`, both because of what N processes starting at once
 do to a fresh database: the migrations run once before (`prefect server database upgrade -y`), and so does the block
@@ -37,8 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -47,8 +46,9 @@ from pathlib import Path
 from pipeline_processes import free_port
 from postgres_server import fresh_database, postgres_server
 
+from flows.server import healthy, stop_process
+
 START_SECONDS = 300.0  # a busy 2-core machine takes a minute and more to start N + 1 server processes
-STOP_SECONDS = 15.0
 # What `prefect server start --workers N` demands (prefect/cli/_server_utils.py, `_validate_multi_worker`), plus
 # the background-task queue (docket), whose default `memory://` each process would keep to itself.
 REDIS_SETTINGS = {
@@ -152,24 +152,6 @@ def _redis_answers(port: int) -> bool:
         return False
 
 
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/health", timeout=1) as answer:
-            return bool(answer.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def _tail(path: Path) -> str:
     try:
         return path.read_text(errors="replace")[-3000:]
@@ -181,7 +163,7 @@ def _start(command: list[str], env: dict[str, str], log: Path, stack: ExitStack)
     """Start `command` with its output in `log`; `stack` stops it on the way out."""
     with open(log, "ab") as out:
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    stack.callback(_stop, process)
+    stack.callback(stop_process, process)
     return process
 
 
@@ -245,7 +227,7 @@ def multi_server(
         }
         watched = [("api", "api", api), *zip(services, logs, services.values(), strict=True), ("redis", "redis", redis)]
         url = f"http://127.0.0.1:{port}/api"
-        while not _healthy(url):
+        while not healthy(url):
             for name, log, process in watched:
                 if process.poll() is not None:
                     raise RuntimeError(f"the {name} process stopped at start: {_tail(folder / f'{log}.log')}")
