@@ -1,18 +1,17 @@
 """The daily and backfill flows: fill every slot of a range of dates, in rounds of the generator's funnel.
 
-Both flows share `fill_dates`. Each round, every slot still searching gets its next batch of candidates (the
-engine's `next_batch`, the same policy `generate` runs) and the batch goes through the funnel's stage tasks, chained
-on the task runner (a process pool on both cores when `pipeline.workers` > 1). Finished searches are published in
-(date, slot) order, each board in its own transaction, by the plain policy functions of flows/policy.py: a board too
-close to one already chosen that day, or an attempt whose candidate budget ran out, goes on with the next attempt's
-seed. A run that dies part-way has written only whole boards; the next run generates the rest.
+Both flows share `fill_dates`. Each round, every slot still searching sends its next batch of candidates through the
+funnel's stage tasks (flows/funnel.py) on the run's task runner: the Dask cluster of `pipeline.dask_address`, a local
+Dask cluster of `pipeline.workers` processes, or this process for one worker (flows/cluster.py). Finished searches
+are published in (date, slot) order, each board in its own transaction, by the plain policy functions of
+flows/policy.py: a board too close to one already chosen that day, or an attempt whose candidate budget ran out, goes
+on with the next attempt's seed. A run that dies part-way has written only whole boards; the next run generates the
+rest.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import queue
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 from uuid import UUID
@@ -20,20 +19,18 @@ from uuid import UUID
 from prefect import flow, get_run_logger, runtime, task
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 from prefect.client.schemas.objects import State
-from prefect.futures import PrefectFuture
 from prefect.states import Failed
-from prefect.task_runners import ThreadPoolTaskRunner
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
 # parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
 from flows import site, store
 from flows.artifacts import publish_day
-from flows.cluster import dask_task_runner, on_cluster
+from flows.cluster import generation_runner, on_cluster, runner_chunks
 from flows.dates import date_range, parse_date, today
 from flows.liveness import mark_dead_runs
+from flows.funnel import run_rounds
 from flows.policy import (
     SlotWork,
-    batch_label,
     dates_to_fill,
     day_masks,
     effort,
@@ -42,19 +39,12 @@ from flows.policy import (
     retry,
     slots_to_fill,
     start_work,
-    take_round,
 )
-from flows.pool import StoppablePool
 from flows.report import rejection_summary
-from flows.runner import take_prestarted_pool
 from flows.settings import Settings, load_settings
-from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
-from flows.tasks import STAGE_TASKS, accepted_board, database, record_effort, schedule_board
+from flows.tasks import accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
-from flows.watchdog import Watchdog
 from starbattle_core.generator import GENERATOR_VERSION
-from starbattle_core.generator.funnel import Batch
-from starbattle_core.generator.run import next_batch, settle
 from starbattle_core.grader import SOLVER_VERSION
 
 
@@ -68,18 +58,6 @@ class FillSummary:
     published: int = 0
     unfilled: list[tuple[dt.date, str]] = field(default_factory=list)
     works: list[SlotWork] = field(default_factory=list)  # every slot worked on, with its funnel
-
-
-def task_runner(settings: Settings) -> Any:
-    """The Dask cluster at `pipeline.dask_address` when there is one (several machines); else both cores for
-    generation when the config allows more than one worker; one thread otherwise."""
-    if settings.pipeline.dask_address:
-        return dask_task_runner(settings.pipeline.dask_address)
-    workers = settings.pipeline.workers
-    if workers > 1:
-        # The pool a CLI run started while its server started (flows/runner.py), else one of its own.
-        return take_prestarted_pool(workers) or StoppablePool(max_workers=workers)
-    return ThreadPoolTaskRunner(max_workers=1)
 
 
 def fill_dates(
@@ -126,91 +104,12 @@ def fill_dates(
                 done = sum(work.final is not None for work in works)
                 update_progress_artifact(progress_id, progress=100.0 * done / len(works))
 
-        with task_runner(settings) as runner:
-            _run_funnel(settings, runner, works, publish)
+        with generation_runner(pipeline) as runner:
+            run_rounds(settings, runner, runner_chunks(runner, pipeline), works, publish)
         finished = True
         return summary
     finally:
         store.finish_run(engine, run_id, "completed" if finished and not summary.unfilled else "failed")
-
-
-@stops_at_safe_points
-def _run_funnel(settings: Settings, runner: Any, works: list[SlotWork], publish: Callable[[], None]) -> None:
-    """Send every slot's batches through the stage tasks until each slot is done, `publish`ing after each batch.
-
-    Each stage task is submitted the moment its slot's previous stage finishes, and a slot's next batch the moment
-    its last one settles: no slot waits for another's round, both pool workers stay busy while any slot has work,
-    and no task waits inside the runner for an upstream one (the process pool resolves a future passed as a
-    parameter on one of only `workers` threads: chains submitted ahead block those threads and run one at a time).
-    The boards stay those of any other order: each slot's search is its own, and `publish` goes in (date, slot)
-    order (flows/policy.py)."""
-    pipeline = settings.pipeline
-    finished: queue.SimpleQueue[PrefectFuture[Batch]] = queue.SimpleQueue()
-    running: dict[PrefectFuture[Batch], tuple[SlotWork, int]] = {}  # a stage's task run -> its slot, stage index
-
-    def submit(work: SlotWork, stage: int, batch: Batch | PrefectFuture[Batch], label: str) -> None:
-        tagged = STAGE_TASKS[stage].with_options(tags=[work.slot.game, work.slot.band])
-        parameters = {"batch": batch, "generator": settings.generator, "grading": settings.grading, "label": label}
-        future: PrefectFuture[Batch] = runner.submit(tagged, parameters=parameters)
-        running[future] = (work, stage)
-        future.add_done_callback(finished.put)
-
-    def start_batches() -> None:
-        busy = {id(work) for work, _ in running.values()}
-        for work in works:
-            if work.final is not None or id(work) in busy:
-                continue
-            safe_point()
-            # The clock is the attempt's own stage seconds (other slots' tasks overlap it), looked at between batches.
-            batch = next_batch(work.search, pipeline.batch_size, work.seconds >= pipeline.slot_budget(work.slot))
-            if batch is not None:
-                submit(work, 0, batch, batch_label(work, batch))
-
-    def settle_and_go_on() -> None:
-        # Each board is published as soon as its turn comes, so a run that dies keeps what it finished; a board
-        # turned down there starts the slot's next attempt, whose first batch goes out at once.
-        safe_point()
-        publish()
-        start_batches()
-
-    watchdog = Watchdog(runner)
-
-    def next_finished() -> PrefectFuture[Batch]:
-        # A Ctrl-C or SIGTERM is taken only at the safe points (flows/stop_request.py), never inside Prefect; no
-        # longer than CHECK_SECONDS after it came. A wait that no task run can end any more ends (flows/watchdog.py).
-        while True:
-            safe_point()
-            try:
-                future = finished.get(timeout=CHECK_SECONDS)
-            except queue.Empty:
-                waiting = {
-                    waited: f"{work.date} {work.slot.name} {STAGE_TASKS[stage].name}"
-                    for waited, (work, stage) in running.items()
-                }
-                taken = watchdog.look(waiting, max(pipeline.slot_budget(work.slot) for work, _ in running.values()))
-                if taken is None:
-                    continue
-                return cast(PrefectFuture[Batch], taken)
-            watchdog.delivered()
-            return future
-
-    settle_and_go_on()
-    while running or any(work.final is None for work in works):
-        if not running:  # searches that ended in start_batches (budget or clock spent) are settled on this pass
-            settle_and_go_on()
-            continue
-        future = next_finished()
-        if future not in running:  # the watchdog took it, done, before its callback came
-            continue
-        work, stage = running.pop(future)
-        batch = future.result()  # a failed stage fails the run here, not later in a task that needed its batch
-        if stage + 1 < len(STAGE_TASKS):
-            # The finished future itself as the parameter: the dashboard draws the stage's upstream edge.
-            submit(work, stage + 1, future, batch_label(work, batch))
-            continue
-        take_round(work, batch)
-        settle(work.search, batch)
-        settle_and_go_on()
 
 
 def _publish_ready(

@@ -33,4 +33,6 @@ def prepare_prefect(settings: Settings, *, quiet: bool = True) -> Path:
         # Quiet on the terminal only: the console handler shows warnings and worse, while the runs' INFO logs still
         # reach the API and the dashboard (lowering PREFECT_LOGGING_LEVEL would drop them before they are sent).
         os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+        # And Dask's: a stopped run's local cluster warns of each worker it had to kill, an expected end.
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
     return home

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import re
+import urllib.parse
 import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,7 +19,6 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from flows.cluster import parse_dask_address
 from starbattle_core.generator import GeneratorConfig, Slot
 from starbattle_core.grader import GradingConfig
 from starbattle_core.puzzle import MAX_SIZE, InputError, layouts_exist
@@ -31,6 +31,25 @@ CONFIG_ENV = "STARBATTLE_CONFIG"
 
 Band = Literal["easy", "medium", "hard", "expert"]
 QUEENS_BANDS = ("easy", "medium", "hard")
+
+
+# The schemes a `dask scheduler` listens on over a network (Dask's inproc:// only works inside one process).
+DASK_SCHEMES = ("tcp", "tls")
+
+
+def parse_dask_address(text: str) -> tuple[str, int]:
+    """(host, port) of a scheduler address `tcp://HOST:PORT`; a ValueError saying what is wrong otherwise."""
+    wrong = f"Dask scheduler address {text!r}: expected tcp://HOST:PORT (or tls://HOST:PORT)"
+    parts = urllib.parse.urlsplit(text.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in DASK_SCHEMES or not parts.hostname or port is None:
+        raise ValueError(wrong)
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(wrong)
+    return parts.hostname, port
 
 
 class ConfigError(InputError):
@@ -136,7 +155,7 @@ class PipelineConfig(_Strict):
     workers: int = Field(default=2, ge=1, le=64)
     # The dashboard (`starbattle ui`) listens on 127.0.0.1 at this port; CLI runs report to it when it is up.
     ui_port: int = Field(default=4200, ge=1024, le=65535)
-    # A running Dask scheduler (tcp://HOST:PORT) to generate on instead of this machine's workers; see flows/cluster.py.
+    # A running Dask scheduler (tcp://HOST:PORT) to generate on instead of this machine's workers (flows/cluster.py).
     dask_address: str | None = None
     # A run Prefect still calls under way is dead once it has given no sign of life (a heartbeat or a state change)
     # for this many seconds, and the next run marks it crashed (flows/liveness.py). None: three heartbeats. Keep it

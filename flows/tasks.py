@@ -1,10 +1,10 @@
 """Prefect tasks: thin wrappers around engine calls and units of work on the database.
 
 Generation is the generator's funnel as one task per stage (`sample_layouts`, `grow_regions`, `grade_candidates`,
-`score_candidates`, `tune_candidates`, `verify_candidates`), each on a batch of one slot's candidates: the flow chains
-them per slot and round, so a day is tens of task runs and the dashboard shows where the time goes. Tasks take and
-return plain picklable values (configs, the engine's `Batch`, ids), never engines or sessions, so the same tasks run
-in a process pool. The tasks that write to the database retry after a delay (a locked SQLite file, a PostgreSQL
+`score_candidates`, `tune_candidates`, `verify_candidates`), each on a chunk of the round's batches: the flow chains
+them per chunk and round (flows/funnel.py), so a day is tens of task runs and the dashboard shows where the time
+goes. Tasks take and return plain picklable values (configs, the engine's `Batch`, ids), never engines or sessions,
+so the same tasks run on a Dask cluster's workers. The tasks that write to the database retry after a delay (a locked SQLite file, a PostgreSQL
 restart); their writes are single transactions, so a retry never doubles a row.
 """
 
@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from prefect import task
+from prefect import Task, task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
@@ -25,6 +25,7 @@ from flows.store import AcceptedBoard, Effort
 from starbattle_core.generator import Board, GeneratorConfig, board_record
 from starbattle_core.generator.funnel import (
     Batch,
+    StageFunction,
     grade_stage,
     grow_stage,
     sample_stage,
@@ -56,75 +57,45 @@ def accepted_board(board: Board) -> AcceptedBoard:
 WRITE_RETRIES, WRITE_RETRY_DELAY = 2, 5
 
 
-# The funnel: one task per stage, on one batch of one slot's candidates. `label` names the run in the dashboard
-# (slot, date, attempt, first candidate); the stage functions are the engine's (starbattle_core/generator/funnel.py).
-@task(name="sample_layouts", task_run_name="sample_layouts {label}", cache_policy=NO_CACHE)
-def sample_layouts(
-    batch: Batch,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
-) -> Batch:
-    """Draw each candidate's star layout; drop near-duplicates of the day's boards."""
-    return sample_stage(batch, generator, grading)
+# The funnel: one task per stage, each on a chunk of batches (one or more slots' candidates of one round); the
+# stage functions are the engine's (starbattle_core/generator/funnel.py). `label` names the run in the dashboard.
+STAGES = (
+    ("sample_layouts", sample_stage, "Draw each candidate's star layout; drop near-duplicates of the day's boards."),
+    ("grow_regions", grow_stage, "Region growth around each layout, impostor repair to one solution, the looks gate."),
+    ("grade_candidates", grade_stage, "The step solver on each board, capped for the easy bands."),
+    ("score_candidates", score_stage, "Band and fun verdicts; boards near their band go on to tuning."),
+    ("tune_candidates", tune_stage, "Hill-climb the boards near their band; the final band, fun and looks gates."),
+    ("verify_candidates", verify_stage, "The full counter: exactly the intended solution, or the board is dropped."),
+)
+# A stage task that runs this long has hung (a 14x14 hard chunk grades in minutes at most): Prefect fails the
+# task run, and with it the flow run, instead of the run waiting for ever.
+STAGE_TIMEOUT_SECONDS = 3600
 
 
-@task(name="grow_regions", task_run_name="grow_regions {label}", cache_policy=NO_CACHE)
-def grow_regions(
-    batch: Batch,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
-) -> Batch:
-    """Region growth around each layout, impostor repair to a unique solution, the looks gate."""
-    return grow_stage(batch, generator, grading)
+def stage_task(name: str, stage: StageFunction, description: str) -> Task[..., list[Batch]]:
+    """The Prefect task of one funnel stage: the engine's stage function on each batch of a chunk."""
+
+    def run_stage(
+        batches: list[Batch],
+        generator: GeneratorConfig,
+        grading: GradingConfig,
+        label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
+    ) -> list[Batch]:
+        return [stage(batch, generator, grading) for batch in batches]
+
+    # The task's key (and the dashboard's grouping of its runs) follows the function's qualified name.
+    run_stage.__qualname__ = run_stage.__name__ = name
+    run_stage.__doc__ = description
+    return task(
+        run_stage,
+        name=name,
+        task_run_name=name + " {label}",
+        cache_policy=NO_CACHE,
+        timeout_seconds=STAGE_TIMEOUT_SECONDS,
+    )
 
 
-@task(name="grade_candidates", task_run_name="grade_candidates {label}", cache_policy=NO_CACHE)
-def grade_candidates(
-    batch: Batch,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
-) -> Batch:
-    """The step solver on each board, capped for the easy bands."""
-    return grade_stage(batch, generator, grading)
-
-
-@task(name="score_candidates", task_run_name="score_candidates {label}", cache_policy=NO_CACHE)
-def score_candidates(
-    batch: Batch,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
-) -> Batch:
-    """Band and fun verdicts; boards near their band go on to tuning."""
-    return score_stage(batch, generator, grading)
-
-
-@task(name="tune_candidates", task_run_name="tune_candidates {label}", cache_policy=NO_CACHE)
-def tune_candidates(
-    batch: Batch,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
-) -> Batch:
-    """Hill-climb the boards near their band; the final band, fun and looks gates."""
-    return tune_stage(batch, generator, grading)
-
-
-@task(name="verify_candidates", task_run_name="verify_candidates {label}", cache_policy=NO_CACHE)
-def verify_candidates(
-    batch: Batch,
-    generator: GeneratorConfig,
-    grading: GradingConfig,
-    label: str,  # noqa: ARG001 (named in task_run_name: the dashboard says whose candidates these are)
-) -> Batch:
-    """The full counter: exactly the intended solution, or the board is dropped."""
-    return verify_stage(batch, generator, grading)
-
-
-STAGE_TASKS = (sample_layouts, grow_regions, grade_candidates, score_candidates, tune_candidates, verify_candidates)
+STAGE_TASKS = tuple(stage_task(name, stage, description) for name, stage, description in STAGES)
 
 
 @task(

@@ -86,14 +86,13 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
             poller.join()
 
 
-def _run_flow(settings: Settings, kind: str, call: Callable[[], Any], pool: bool = False) -> tuple[Any, str | None]:
+def _run_flow(settings: Settings, kind: str, call: Callable[[], Any]) -> tuple[Any, str | None]:
     """The flow's result, and None or, when the run failed or crashed, its message (say it with `_say_failure`
     once any progress bar is gone). A failed run's result is what it returned with its failure (a daily or
-    backfill's summary, with the slots it left without a board), or None. `pool`: it generates on the process
-    pool, which then starts with the server (flows/runner.py)."""
+    backfill's summary, with the slots it left without a board), or None."""
     from flows.runner import run_flow
 
-    state = run_flow(settings, kind, call, pool=pool)
+    state = run_flow(settings, kind, call)
     if not (state.is_failed() or state.is_crashed()):
         return state.result(), None
     try:
@@ -159,7 +158,6 @@ def daily(
             lambda: _flows().daily(
                 date=day.isoformat(), force=force, kind="manual", dask_address=dask, return_state=True
             ),
-            pool=dask is None,
         )
     _print_day(engine, day)
     if result is not None:
@@ -211,7 +209,6 @@ def backfill(
             lambda: _flows().backfill(
                 start=dates[0].isoformat(), end=dates[-1].isoformat(), force=force, dask_address=dask, return_state=True
             ),
-            pool=dask is None,
         )
     if result is None:
         _say_failure(failure)

@@ -39,6 +39,18 @@ class Counters:
     def reject(self, reason: str) -> None:
         self.rejections[reason] += 1
 
+    def add(self, more: Counters) -> None:
+        """Count `more` in too (a batch's counters into its attempt's, or the parts of a batch together)."""
+        self.candidates += more.candidates
+        self.repair_rounds += more.repair_rounds
+        self.unique_raw += more.unique_raw
+        self.unique_repaired += more.unique_repaired
+        self.tuned += more.tuned
+        for reason, count in more.rejections.items():
+            self.rejections[reason] = self.rejections.get(reason, 0) + count
+        for stage, seconds in more.seconds.items():
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+
     def to_json(self) -> dict[str, Any]:
         return {
             "candidates": self.candidates,

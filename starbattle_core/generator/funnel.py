@@ -17,9 +17,10 @@ in one process; the pipeline runs each as its own Prefect task on the same `Batc
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -86,6 +87,48 @@ def candidate_seed(slot: Slot, seed: int, index: int) -> np.random.SeedSequence:
 
 def new_batch(slot: Slot, seed: int, indices: range, avoid: tuple[Cells, ...] = ()) -> Batch:
     return Batch(slot=slot, seed=seed, first=indices.start, size=len(indices), avoid=avoid)
+
+
+def split_batch(batch: Batch, pieces: int) -> list[Batch]:
+    """A new batch as `pieces` batches of consecutive candidates (sizes differing by at most one), for several
+    processes to run at once; `join_batches` makes their outcomes one again. Each candidate draws from its own
+    stream, so the parts pass exactly the candidates the whole would."""
+    assert not batch.funnel, "only a batch no stage has run on is split"
+    pieces = max(1, min(pieces, batch.size))
+    bounds = [batch.first + batch.size * part // pieces for part in range(pieces + 1)]
+    return [replace(batch, first=start, size=stop - start) for start, stop in itertools.pairwise(bounds)]
+
+
+def join_batches(parts: Sequence[Batch]) -> Batch:
+    """The parts of one split batch, after the same stages, as the one batch they were: candidates in index
+    order, counters added up, and one funnel row per stage adding up the parts' rows."""
+    first = min(parts, key=lambda part: part.first)
+    counters = Counters()
+    for part in parts:
+        counters.add(part.counters)
+    rows = []
+    for stage_rows in zip(*(part.funnel for part in parts), strict=True):
+        rejections: dict[str, int] = {}
+        for row in stage_rows:
+            for reason, count in row.rejections.items():
+                rejections[reason] = rejections.get(reason, 0) + count
+        rows.append(
+            StageCount(
+                stage=stage_rows[0].stage,
+                entered=sum(row.entered for row in stage_rows),
+                passed=sum(row.passed for row in stage_rows),
+                rejections=rejections,
+                seconds=sum(row.seconds for row in stage_rows),
+            )
+        )
+    candidates = sorted((candidate for part in parts for candidate in part.candidates), key=lambda c: c.index)
+    return replace(
+        first,
+        size=sum(part.size for part in parts),
+        candidates=tuple(candidates),
+        counters=counters,
+        funnel=tuple(rows),
+    )
 
 
 class _Stage:

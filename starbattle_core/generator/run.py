@@ -69,7 +69,7 @@ def settle(search: Search, batch: Batch) -> None:
     """Take a batch through the funnel's end: its counters, and the winner when a candidate passed every stage
     (the lowest index: every earlier candidate was in this batch or in an earlier one that had none)."""
     search.tried = batch.first + batch.size
-    _add(search.counters, batch.counters)
+    search.counters.add(batch.counters)
     if batch.candidates:
         winner = min(batch.candidates, key=lambda candidate: candidate.index)
         search.board = to_board(winner, search.seed)
@@ -77,18 +77,6 @@ def settle(search: Search, batch: Batch) -> None:
         search.status = ACCEPTED
     elif search.candidate_budget is not None and search.tried >= search.candidate_budget:
         search.status = EXHAUSTED
-
-
-def _add(total: Counters, more: Counters) -> None:
-    total.candidates += more.candidates
-    total.repair_rounds += more.repair_rounds
-    total.unique_raw += more.unique_raw
-    total.unique_repaired += more.unique_repaired
-    total.tuned += more.tuned
-    for reason, count in more.rejections.items():
-        total.rejections[reason] = total.rejections.get(reason, 0) + count
-    for stage, seconds in more.seconds.items():
-        total.seconds[stage] = total.seconds.get(stage, 0.0) + seconds
 
 
 def generate(

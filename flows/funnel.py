@@ -1,0 +1,102 @@
+"""The funnel in rounds: every slot still searching sends its next batch through the six stage tasks at once.
+
+A round takes each searching slot's next batch (the engine's `next_batch`, the same policy `generate` runs), deals
+the batches out into one chunk per worker, balanced by candidates (a batch bigger than its share is split into
+parts of consecutive candidates, `split_batch`), and submits each chunk's six stage tasks as a chain: each stage
+gets the previous stage's future, so the task runner hands the chunk on worker-side and the dashboard draws the
+edge. When every chain has ended, each slot's parts are joined again (`join_batches`) and settled, and `publish`
+runs. So a round costs 6 task runs per chunk whatever the number of slots: a day is tens of task runs, a
+backfill's round carries every slot of every date in it.
+
+The boards do not depend on the chunks: a slot's candidates are tried in index order with their own random
+streams, and boards are published in (date, slot) order (flows/policy.py). While the round runs, the main thread
+waits in short steps and takes a Ctrl-C or SIGTERM there (flows/stop_request.py), never inside Prefect's code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from prefect.futures import PrefectFuture
+
+from flows.policy import SlotWork, take_round
+from flows.settings import Settings
+from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
+from flows.tasks import STAGE_TASKS
+from starbattle_core.generator.funnel import Batch, join_batches, split_batch
+from starbattle_core.generator.run import next_batch, settle
+
+Part = tuple[int, Batch]  # a batch (or a part of one) and the index of its slot's work in the run
+
+
+def deal(batches: Sequence[tuple[int, Batch]], chunks: int) -> list[list[Part]]:
+    """The round's batches as at most `chunks` chunks of about the same number of candidates: a batch bigger than
+    an even share is split into parts first, then the biggest parts go first, each to the lightest chunk."""
+    total = sum(batch.size for _, batch in batches)
+    share = max(1, -(-total // chunks))
+    parts = [(index, part) for index, batch in batches for part in split_batch(batch, -(-batch.size // share))]
+    parts.sort(key=lambda item: -item[1].size)  # stable: equal sizes keep the slots' order
+    dealt: list[list[Part]] = [[] for _ in range(min(chunks, len(parts)))]
+    for part in parts:
+        min(dealt, key=lambda chunk: sum(batch.size for _, batch in chunk)).append(part)
+    return dealt
+
+
+def chunk_label(round_number: int, number: int, chunks: int, chunk: Sequence[Part], works: Sequence[SlotWork]) -> str:
+    """How a chunk's task runs are named in the dashboard: the round, the chunk and whose candidates it carries."""
+    slots = sorted({f"{works[index].slot.name} {works[index].date}" for index, _ in chunk})
+    shown = ", ".join(slots[:3]) + (f" and {len(slots) - 3} more" if len(slots) > 3 else "")
+    candidates = sum(batch.size for _, batch in chunk)
+    return f"round {round_number} chunk {number}/{chunks}: {candidates} candidates of {shown}"
+
+
+@stops_at_safe_points
+def run_rounds(
+    settings: Settings, runner: Any, chunks: int, works: Sequence[SlotWork], publish: Callable[[], None]
+) -> None:
+    """Rounds until every slot of `works` is done, `publish`ing after each (see the module docstring)."""
+    pipeline = settings.pipeline
+    options = {"generator": settings.generator, "grading": settings.grading}
+    publish()
+    round_number = 0
+    while any(work.final is None for work in works):
+        batches = []
+        for index, work in enumerate(works):
+            if work.final is None:
+                # The clock is the attempt's own stage seconds, looked at between batches only.
+                out_of_time = work.seconds >= pipeline.slot_budget(work.slot)
+                batch = next_batch(work.search, pipeline.batch_size, out_of_time)
+                if batch is not None:
+                    batches.append((index, batch))
+        if batches:
+            round_number += 1
+            dealt = deal(batches, chunks)
+            ends = []
+            for number, chunk in enumerate(dealt, 1):
+                label = chunk_label(round_number, number, len(dealt), chunk, works)
+                result: list[Batch] | PrefectFuture[list[Batch]] = [batch for _, batch in chunk]
+                for stage in STAGE_TASKS:
+                    safe_point()
+                    result = runner.submit(stage, parameters={"batches": result, "label": label, **options})
+                ends.append(result)
+            wait_for_all(ends)
+            parts: dict[int, list[Batch]] = {index: [] for index, _ in batches}
+            for chunk, end in zip(dealt, ends, strict=True):
+                for (index, _), batch in zip(chunk, end.result(), strict=True):
+                    parts[index].append(batch)
+            for index, own in parts.items():
+                joined = join_batches(own)
+                take_round(works[index], joined)
+                settle(works[index].search, joined)
+        # Searches that ended (a winner, the budget or the clock spent) are published or start their next attempt.
+        safe_point()
+        publish()
+
+
+def wait_for_all(futures: Sequence[PrefectFuture[Any]]) -> None:
+    """Return once every future has ended; a stop asked for meanwhile is taken within CHECK_SECONDS."""
+    for future in futures:
+        while not future.wrapped_future.done():
+            future.wait(CHECK_SECONDS)
+            safe_point()
