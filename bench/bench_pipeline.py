@@ -1,8 +1,7 @@
 """Wall time and CPU seconds of the pipeline's commands as a user runs them, Prefect's start included.
 
-    python bench/bench_pipeline.py [--days 7] [--skip-daily] [--skip-backfill] [--cases first next running]
-                                   [--tree PATH]
-    python bench/bench_pipeline.py --scale [--days 1] [--slots default|small]   (bench/bench_scale.py)
+    python bench/bench_pipeline.py [--days 7] [--workers 2] [--skip-daily] [--skip-backfill]
+                                   [--cases first next running] [--tree PATH ...]
 
 Each measurement runs the real `starbattle` command in a fresh process, with the default slots and budgets of
 config/starbattle.yaml, in a temporary folder (the project's data/ is not touched). The default day is measured
@@ -13,12 +12,13 @@ three ways, one after another in one folder, each on its own date:
 - `running`: a date with the dashboard already up (`starbattle ui` started and answering before the clock), as the
   nightly run of `starbattle serve` finds its server.
 For each: wall seconds, and CPU seconds per process (read from /proc while it runs): the CLI's process, where the
-flow runs; the Prefect server (for `running`, what the dashboard's server spent during the run); the pool's workers.
+flow runs; the Prefect server (for `running`, what the dashboard's server spent during the run); the local Dask
+cluster's workers. Then a backfill of `--days` dates with each `--workers` count (the config's `pipeline.workers`).
 Aims on the 2-core reference machine: `starbattle daily` under 60 s, a seven-day backfill under 5 minutes. Per-slot
 generator seconds come from the run's own counters in the database.
 
-`--tree PATH` measures another checkout of the project (say main's, exported to /tmp) with this script, for a
-before/after in the same minutes.
+`--tree PATH ...` measures other checkouts of the project (say main's, exported to /tmp) with this script, each
+case run on every tree in turn, for a before/after in the same minutes.
 """
 
 from __future__ import annotations
@@ -53,10 +53,13 @@ SAMPLE_SECONDS = 0.2  # how often the process tree is read; a process that ends 
 ROLES = ("flow", "server", "workers", "other")
 
 
-def fresh_config(folder: Path, tree: Path) -> Path:
-    """`tree`'s config with the database, Prefect home and dashboard port moved into `folder` (a free port)."""
+def fresh_config(folder: Path, tree: Path, workers: int | None = None) -> Path:
+    """`tree`'s config with the database, Prefect home and dashboard port moved into `folder` (a free port), and
+    `workers` generating when given."""
     raw = yaml.safe_load((tree / "config" / "starbattle.yaml").read_text()) or {}
     pipeline = raw.get("pipeline") or {}
+    if workers is not None:
+        pipeline["workers"] = workers
     pipeline["database_url"] = f"sqlite:///{folder / 'starbattle.db'}"
     pipeline["prefect_home"] = str(folder / "prefect")
     pipeline["site_dir"] = str(folder / "site")
@@ -105,7 +108,7 @@ def _role(pid: int) -> str | None:
     if b"prefect" in command and b"server" in command:
         return "server"  # also its launcher (flows/server.py), which becomes the server under the same pid
     if any(b"spawn_main" in part for part in command):
-        return "workers"  # the process pool's workers (multiprocessing's spawn)
+        return "workers"  # the local cluster's workers (multiprocessing's spawn)
     return "other"
 
 
@@ -261,33 +264,36 @@ def report_slots(config: Path, first: str, last: str | None = None) -> None:
         print(f"  {s.slot:20} {s.attempts:8d} {s.accepted:8d} {s.candidates:10d} {s.seconds:8.1f} {per_board:8.1f}")
 
 
-def main() -> None:
-    if "--scale" in sys.argv[1:]:
-        # Runners compared (process pool, 1 and 2 Dask workers) with options of its own: bench/bench_scale.py.
-        import bench_scale
+def backfill_case(tree: Path, start: dt.date, days: int, workers: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-backfill-") as folder:
+        config = fresh_config(Path(folder), tree, workers)
+        end = start + dt.timedelta(days=days - 1)
+        seconds = timed(["backfill", "--start", start.isoformat(), "--end", end.isoformat()], config, tree)
+        print(f"starbattle backfill of {days} dates, {workers} workers: {seconds:.1f} s (aim < 300 s for 7)")
+        report_slots(config, start.isoformat(), end.isoformat())
 
-        bench_scale.main(sys.argv[1:])
-        return
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", action="store_true", help="compare runners instead (see bench/bench_scale.py)")
     parser.add_argument("--days", type=int, default=7, help="dates in the backfill (default 7)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[2], help="backfill worker counts (default 2)")
     parser.add_argument("--skip-daily", action="store_true")
     parser.add_argument("--skip-backfill", action="store_true")
     parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES), help="which default days (all)")
-    parser.add_argument("--tree", type=Path, default=PROJECT, help="the checkout measured (default: this one)")
+    parser.add_argument("--tree", type=Path, nargs="+", default=[PROJECT], help="checkouts measured (this one)")
     args = parser.parse_args()
-    tree = args.tree.resolve()
+    trees = [tree.resolve() for tree in args.tree]
     start = dt.date(2027, 1, 1)
-    print(f"measuring {tree}")
     if not args.skip_daily:
-        daily_cases(args.cases, tree, start)
+        for case in args.cases:
+            for tree in trees:
+                print(f"measuring {tree}")
+                daily_cases([case], tree, start)
     if not args.skip_backfill:
-        with tempfile.TemporaryDirectory() as folder:
-            config = fresh_config(Path(folder), tree)
-            end = start + dt.timedelta(days=args.days - 1)
-            seconds = timed(["backfill", "--start", start.isoformat(), "--end", end.isoformat()], config, tree)
-            print(f"starbattle backfill of {args.days} dates on both cores: {seconds:.1f} s (aim < 300 s for 7)")
-            report_slots(config, start.isoformat(), end.isoformat())
+        for workers in args.workers:
+            for tree in trees:
+                print(f"measuring {tree}")
+                backfill_case(tree, start, args.days, workers)
 
 
 if __name__ == "__main__":

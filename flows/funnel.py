@@ -75,10 +75,13 @@ def run_rounds(
             ends = []
             for number, chunk in enumerate(dealt, 1):
                 label = chunk_label(round_number, number, len(dealt), chunk, works)
+                # Tagged with the games and bands it carries, so the dashboard filters a slot's kind of work.
+                tags = sorted({value for index, _ in chunk for value in (works[index].slot.game, works[index].slot.band)})
                 result: list[Batch] | PrefectFuture[list[Batch]] = [batch for _, batch in chunk]
                 for stage in STAGE_TASKS:
                     safe_point()
-                    result = runner.submit(stage, parameters={"batches": result, "label": label, **options})
+                    parameters = {"batches": result, "label": label, **options}
+                    result = runner.submit(stage.with_options(tags=tags), parameters=parameters)
                 ends.append(result)
             wait_for_all(ends)
             parts: dict[int, list[Batch]] = {index: [] for index, _ in batches}

@@ -1,14 +1,13 @@
 """A stop asked for from outside (Ctrl-C, SIGTERM) while a funnel runs, taken at the funnel's next safe point.
 
-The CLI's signal handler raises KeyboardInterrupt wherever the main thread is, and inside a running funnel that is
-mostly Prefect's code. Each task submission serialises the run's context and settings with pydantic, calling Python
-code from inside its serializer (in a small daily run on the pool, `python bench/signal_race.py --where`: 7,485 of
-the main thread's 7,488 such calls; the other three as the flow run is created and changes state), and a
-KeyboardInterrupt raised there comes out as a PydanticSerializationError, which Prefect logs as the flow's error with
-a traceback. So while a funnel runs on the main thread the handler only asks (`defer_stop`), and the funnel raises
-the KeyboardInterrupt itself at its next `safe_point` (at least every CHECK_SECONDS, and at its end): Prefect then
-marks the run crashed and the pool ends its workers, as for a Ctrl-C anywhere else. Outside a funnel, and for a
-second signal, the handler raises at once (and the CLI reports whatever error a library made of it as the stop).
+The CLI's signal handler raises KeyboardInterrupt wherever the main thread is, and inside a running funnel that may
+be Prefect's code: each task submission serialises the run's context with pydantic, which calls Python code from
+inside its serializer, and a KeyboardInterrupt raised there comes out as a PydanticSerializationError that Prefect
+logs as the flow's error, with a traceback (tests/test_stop_request.py makes it happen on purpose). So while a
+funnel runs on the main thread the handler only asks (`defer_stop`), and the funnel raises the KeyboardInterrupt
+itself at its next `safe_point` (at least every CHECK_SECONDS, and at its end): Prefect then marks the run crashed
+and the task runner's block closes its workers, as for a Ctrl-C anywhere else. Outside a funnel, and for a second
+signal, the handler raises at once (and the CLI reports whatever error a library made of it as the stop).
 
 Plain flags, not threading.Event: the handler runs on the main thread between two of its bytecodes, possibly inside
 an Event's own method holding its lock, and would wait on that lock for ever.

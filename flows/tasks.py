@@ -67,11 +67,6 @@ STAGES = (
     ("tune_candidates", tune_stage, "Hill-climb the boards near their band; the final band, fun and looks gates."),
     ("verify_candidates", verify_stage, "The full counter: exactly the intended solution, or the board is dropped."),
 )
-# A stage task that runs this long has hung (a 14x14 hard chunk grades in minutes at most): Prefect fails the
-# task run, and with it the flow run, instead of the run waiting for ever.
-STAGE_TIMEOUT_SECONDS = 3600
-
-
 def stage_task(name: str, stage: StageFunction, description: str) -> Task[..., list[Batch]]:
     """The Prefect task of one funnel stage: the engine's stage function on each batch of a chunk."""
 
@@ -91,7 +86,6 @@ def stage_task(name: str, stage: StageFunction, description: str) -> Task[..., l
         name=name,
         task_run_name=name + " {label}",
         cache_policy=NO_CACHE,
-        timeout_seconds=STAGE_TIMEOUT_SECONDS,
     )
 
 

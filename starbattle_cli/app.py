@@ -1,4 +1,4 @@
-"""The root of the `starbattle` command. Each command module adds its commands to `app`.
+"""The root of the `starbattle` command: the command modules' commands, and one line for every mistake.
 
 Bad input of any kind surfaces as an InputError; `main` prints its one line and exits with status 2, so a
 user never sees a traceback for a mistake of theirs. The same goes for the database failing under a command (a
@@ -18,12 +18,9 @@ from typing import Any, NoReturn
 
 import typer
 
-# Typer ships its own copy of click; its usage errors are these classes, not the ones of the click package.
-from typer._click.exceptions import NoArgsIsHelpError, UsageError
-from typer.core import TyperOption
-
 from starbattle_core.puzzle import InputError
 
+from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site
 from .puzzle_input import printable
 
 app = typer.Typer(
@@ -31,20 +28,13 @@ app = typer.Typer(
     help=(
         "Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline."
     ),
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help: typer's rich help labels every flag `<bool>`, as if it took a value (`--json true` then fails).
+    rich_markup_mode=None,
 )
-
-_display_type = TyperOption.display_type_rich
-
-
-def _flag_display_type(option: TyperOption, ctx: Any) -> str | None:
-    # Typer 0.29 labels a flag `<bool>` in --help, as if it took a value (`--json true` then fails): a flag shows none.
-    return None if option.is_flag else _display_type(option, ctx)
-
-
-TyperOption.display_type_rich = _flag_display_type  # type: ignore[method-assign,assignment]
+for module in (commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site):
+    app.add_typer(module.commands)
 
 
 def _print_version(asked: bool) -> None:
@@ -57,17 +47,16 @@ def _print_version(asked: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def _root(
+    context: typer.Context,
     show_version: bool = typer.Option(
         False, "--version", is_eager=True, callback=_print_version, help="Print the version and exit."
     ),
 ) -> None:
     """Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline."""
-
-
-# Command modules register themselves on `app` when imported; they import `app` from here.
-from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site  # noqa: E402,F401
+    if context.invoked_subcommand is None:  # `starbattle` alone: its help
+        typer.echo(context.get_help())
 
 # The signal that stopped the command. Typer turns the KeyboardInterrupt raised for it into a plain status 130, so
 # the handler notes the signal for `main` to report.
@@ -128,11 +117,9 @@ def _main() -> NoReturn:
         result = app(standalone_mode=False)
     except InputError as error:
         _fail(str(error))
-    except NoArgsIsHelpError as error:
-        print(error.ctx.get_help() if error.ctx is not None else "")
-        raise SystemExit(0) from None
-    except UsageError as error:
-        where = f"{error.ctx.command_path}: " if error.ctx is not None else ""
+    except typer.TyperException as error:  # click's usage errors (a missing argument, `--size abc`) derive from it
+        context = getattr(error, "ctx", None)
+        where = f"{context.command_path}: " if context is not None else ""
         message = error.format_message()
         if "unexpected extra argument" in message:
             message = _flag_given_a_value() or message

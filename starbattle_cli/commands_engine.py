@@ -20,7 +20,6 @@ from starbattle_core.layouts import count_layouts, layout_to_cells, sample_layou
 from starbattle_core.puzzle import Cells, InputError, cells_to_coords
 from starbattle_core.render import render_board
 
-from .app import app
 from .puzzle_input import (
     PATH_HELP,
     STARS_HELP,
@@ -32,14 +31,22 @@ from .puzzle_input import (
     puzzle_label,
 )
 
+# This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
+commands = typer.Typer()
+
 # `layouts sample` draws this many layouts at a time from one generator: the same layouts as one call (numpy's
 # bounded draws consume the generator in order), in bounded memory whatever -n is.
 SAMPLE_CHUNK = 1 << 15
 
-layouts_app = typer.Typer(
-    help="Count or sample full star layouts (K per row and column, none touching).", no_args_is_help=True
-)
-app.add_typer(layouts_app, name="layouts")
+layouts_app = typer.Typer(help="Count or sample full star layouts (K per row and column, none touching).")
+commands.add_typer(layouts_app, name="layouts")
+
+
+@layouts_app.callback(invoke_without_command=True)
+def _layouts(context: typer.Context) -> None:
+    """Count or sample full star layouts (K per row and column, none touching)."""
+    if context.invoked_subcommand is None:  # `starbattle layouts` alone: its help
+        typer.echo(context.get_help())
 
 
 def _coords(mask: Cells, size: int) -> list[list[int]]:
@@ -55,7 +62,7 @@ def _count_phrase(count: int, exact: bool) -> str:
     return f"at least {count} {noun} (stopped at the limit)"
 
 
-@app.command()
+@commands.command()
 def verify(
     path: str = typer.Argument(..., help=PATH_HELP),
     as_json: bool = typer.Option(
@@ -105,7 +112,7 @@ def verify(
     raise typer.Exit(1 if failures else 0)
 
 
-@app.command()
+@commands.command()
 def solve(
     path: str = typer.Argument(..., help=PATH_HELP),
     limit: int = typer.Option(2, "--limit", help="Stop after this many solutions (each printed as it is found)."),

@@ -11,8 +11,10 @@ from starbattle_core.generator import Generation, GeneratorConfig, Slot, board_t
 from starbattle_core.puzzle import InputError
 from starbattle_core.render import render_board
 
-from .app import app
 from .puzzle_input import plain_terminal
+
+# This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
+commands = typer.Typer()
 
 
 def _counters_line(generation: Generation) -> str:
@@ -29,7 +31,7 @@ def _limit(config: GeneratorConfig) -> str:
     return f" or {config.max_candidates} candidates" if config.max_candidates is not None else ""
 
 
-@app.command("generate")
+@commands.command("generate")
 def generate_command(
     game: str = typer.Option(None, "--game", help="starbattle or queens (default: starbattle)."),
     size: int = typer.Option(None, "--size", help="Board size N (N x N; default: 10)."),

@@ -16,7 +16,6 @@ from starbattle_core.grader import Grade, GradingConfig, walkthrough_json, walkt
 from starbattle_core.grader import grade as grade_puzzle
 from starbattle_core.puzzle import Puzzle
 
-from .app import app
 from .puzzle_input import (
     PATH_HELP,
     STARS_HELP,
@@ -28,6 +27,9 @@ from .puzzle_input import (
     printable_puzzle,
     puzzle_label,
 )
+
+# This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
+commands = typer.Typer()
 
 # Seconds `grade` gives one puzzle unless told otherwise: the hardest real boards grade in a few seconds, while a
 # board with many solutions can keep the grader busy for minutes (and a gigabyte) before it gets stuck anyway.
@@ -100,7 +102,7 @@ def fun_in_words(result: Grade) -> list[str]:
     ]
 
 
-@app.command()
+@commands.command()
 def grade(
     path: str = typer.Argument(..., help=PATH_HELP),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per puzzle."),
@@ -144,7 +146,7 @@ def grade(
     raise typer.Exit(1 if stuck else 0)
 
 
-@app.command()
+@commands.command()
 def explain(
     path: str = typer.Argument(..., help=PATH_HELP),
     as_json: bool = typer.Option(False, "--json", help="The step records as JSON, one object per puzzle."),

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from .app import app
 from .puzzle_input import plain_terminal
+
+# This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
+commands = typer.Typer()
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -129,7 +131,7 @@ def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Cal
     return filled
 
 
-@app.command()
+@commands.command()
 def daily(
     date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     force: bool = typer.Option(False, "--force", help="Make the date's boards again even when it is complete."),
@@ -178,7 +180,7 @@ def _print_where(settings: Settings, day: dt.date) -> None:
     )
 
 
-@app.command()
+@commands.command()
 def backfill(
     start: str = typer.Option(..., "--start", help="First date (YYYY-MM-DD)."),
     end: str = typer.Option(..., "--end", help="Last date (YYYY-MM-DD), included."),
@@ -223,7 +225,7 @@ def backfill(
     _say_failure(failure)
 
 
-@app.command()
+@commands.command()
 def regrade() -> None:
     """Recompute the solve paths stored under an older solver version."""
     settings, _engine = _open()
@@ -238,7 +240,7 @@ def regrade() -> None:
     typer.echo(f"solver {result['solver_version']}: {result['regraded']} of {result['stale']} stale boards regraded")
 
 
-@app.command("enumerate-layouts")
+@commands.command("enumerate-layouts")
 def enumerate_layouts(
     size: int = typer.Option(..., "--size", help="Board size N."),
     stars: int = typer.Option(..., "--stars", help="Stars per unit K."),
@@ -266,7 +268,7 @@ def enumerate_layouts(
 # --- serving and the dashboard -------------------------------------------------------------------------------------
 
 
-@app.command()
+@commands.command()
 def serve() -> None:
     """Serve the nightly deployment (cron and time zone from the config, with its overdue automation) plus
     on-demand backfill and regrade deployments. The schedule stays active when this process stops."""
@@ -276,7 +278,7 @@ def serve() -> None:
     serve_deployments(settings, typer.echo)
 
 
-@app.command()
+@commands.command()
 def ui() -> None:
     """Start the Prefect UI on 127.0.0.1 with the project's Prefect home (runs past and present)."""
     from flows.environment import prepare_prefect
@@ -369,7 +371,7 @@ def _scheduled_boards(date: str | None) -> list[ScheduledBoard]:
     return boards
 
 
-@app.command()
+@commands.command()
 def show(
     date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     as_json: bool = typer.Option(
@@ -399,7 +401,7 @@ def show(
             typer.echo("")
 
 
-@app.command()
+@commands.command()
 def export(
     date: str | None = typer.Option(None, "--date", help=DATE_HELP),
     output_format: str = typer.Option(
@@ -434,7 +436,7 @@ def export(
             typer.echo(puzzle_to_puzzlink(board.puzzle()))
 
 
-@app.command()
+@commands.command()
 def stats(
     start: str | None = typer.Option(None, "--start", help="First date (default: the first recorded)."),
     end: str | None = typer.Option(None, "--end", help="Last date, included (default: the last recorded)."),

@@ -20,8 +20,10 @@ from starbattle_core.grader.hint import Hint, marks_from_json
 from starbattle_core.grader.hint import hint as next_hint
 from starbattle_core.puzzle import InputError, Puzzle, PuzzleError, cells_to_coords
 
-from .app import app
 from .puzzle_input import puzzle_label
+
+# This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
+commands = typer.Typer()
 
 DEFAULT_SITE = "data/site"
 HINT_PATH_HELP = (
@@ -103,7 +105,7 @@ def _hint_record(puzzle: Puzzle, label: str, answer: Hint) -> dict[str, Any]:
     return record
 
 
-@app.command()
+@commands.command()
 def hint(
     path: str = typer.Argument(..., help=HINT_PATH_HELP),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per board."),
@@ -129,7 +131,7 @@ def hint(
     raise typer.Exit(1 if trouble else 0)
 
 
-@app.command()
+@commands.command()
 def publish(
     date: str | None = typer.Option(
         None, "--date", help="A date as YYYY-MM-DD (default: today in the configured zone)."

@@ -53,12 +53,10 @@ RUNTIME = _declared(PYPROJECT["project"]["dependencies"])
 TEST_EXTRA = _declared(PYPROJECT["project"]["optional-dependencies"]["test"])
 # Which declared requirements each folder may import from: the installed packages only what a user's install
 # brings, the tests and benchmarks also the test extra.
-# flows/cluster.py imports prefect-dask only when a run is given a Dask cluster: the optional extra `dask`.
-DASK_EXTRA = _declared(PYPROJECT["project"]["optional-dependencies"]["dask"])
 ALLOWED = {
     "starbattle_core": RUNTIME,
     "starbattle_cli": RUNTIME,
-    "flows": RUNTIME | DASK_EXTRA,
+    "flows": RUNTIME,
     "tests": RUNTIME | TEST_EXTRA,
 }
 ALLOWED["bench"] = ALLOWED["tests"]

@@ -155,7 +155,7 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
 
 
 def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> None:
-    """One candidate per task on one thread, or five per task on a process pool of two: the same boards."""
+    """One candidate per batch on one thread, or five per batch on a local cluster of two: the same boards."""
     from flows.daily import backfill
 
     one = write_config(tmp_path, batch_size=1, workers=1, name="one")
@@ -387,10 +387,11 @@ def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Pat
     )
 
 
-def test_the_pool_runs_show_on_the_dashboard_with_names_tags_edges_and_logs(tmp_path: Path) -> None:
-    """What the dashboard shows of a run on the process pool, read back through Prefect's client: every stage's
-    task run completed, named after its stage and slot, tagged with the slot's game and band, drawn from the stage
-    before it (its upstream edge), with its engine log lines; the scheduling tasks after the funnel."""
+def test_the_cluster_runs_show_on_the_dashboard_with_names_tags_edges_and_logs(tmp_path: Path) -> None:
+    """What the dashboard shows of a run on a local Dask cluster, read back through Prefect's client: every stage's
+    task run completed, named after its stage, round and chunk with the slots it carries, tagged with their games and
+    bands, drawn from the same chunk's stage before it (its upstream edge), with its log lines; the scheduling tasks
+    after the funnel."""
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId, LogFilter, LogFilterFlowRunId
 
@@ -411,20 +412,22 @@ def test_the_pool_runs_show_on_the_dashboard_with_names_tags_edges_and_logs(tmp_
     by_id = {task_run.id: task_run for task_run in task_runs}
     funnel = [task_run for task_run in task_runs if task_run.name.split()[0] in (*stages, "verify_candidates")]
     assert funnel and all(task_run.state is not None and task_run.state.is_completed() for task_run in funnel)
-    slot_of = {slot["name"]: slot for slot in slots}
     for task_run in funnel:
         stage, label = task_run.name.split(" ", 1)
-        slot = slot_of[label.split()[0]]
-        assert set(task_run.tags) >= {slot["game"], slot["band"]}, task_run.name
-        upstream = [by_id[edge.id] for edge in task_run.task_inputs.get("batch", []) if edge.id in by_id]
+        carried = [slot for slot in slots if f"{slot['name']} {DAY}" in label]
+        assert label.startswith("round ") and carried, task_run.name
+        assert set(task_run.tags) == {value for slot in carried for value in (slot["game"], slot["band"])}
+        upstream = [by_id[edge.id] for edge in task_run.task_inputs.get("batches", []) if edge.id in by_id]
         if stage == "sample_layouts":
             assert upstream == [], task_run.name
         else:
             previous = (*stages, "verify_candidates")[(*stages, "verify_candidates").index(stage) - 1]
             assert [edge.name for edge in upstream] == [f"{previous} {label}"], task_run.name
     assert {task_run.name.split()[0] for task_run in funnel} == {*stages, "verify_candidates"}
+    # Round 1 carries one candidate of each slot: two chunks on two workers, six stages each.
+    assert sum(" round 1 chunk " in task_run.name for task_run in funnel) == 12
     assert sum(task_run.name.startswith("schedule_board") for task_run in task_runs) == len(slots)
-    # The engine's own lines for each task run (the pool's workers forward them to the parent, which sends them).
+    # Each task run's own lines (the workers send them to the API themselves).
     finished = {log.task_run_id for log in logs if log.message.startswith("Finished in state Completed")}
     assert {task_run.id for task_run in funnel} <= finished
     assert sum(" accepted after " in log.message for log in logs) == len(slots)  # the flow's own lines too

@@ -2,8 +2,8 @@
 the main thread happens to be in (flows/stop_request.py); anywhere else, and for a second signal, at once.
 
 In-process, with the CLI's own signal handler installed and a real signal sent to this process; the funnel is the
-flow's `_run_funnel` on a stand-in task runner (no Prefect server) whose submission runs Prefect's own
-`serialize_context`, as the process pool's does: a trace function sends the Ctrl-C from inside it, which makes the
+flow's `run_rounds` on a stand-in task runner (no Prefect server) whose submission runs Prefect's own
+`serialize_context`, as prefect-dask's does: a trace function sends the Ctrl-C from inside it, which makes the
 race of tests/test_signals.py happen on every run.
 """
 
@@ -26,7 +26,7 @@ from prefect.context import serialize_context
 from pydantic import BaseModel, field_serializer
 
 from flows import stop_request
-from flows.daily import _run_funnel
+from flows.funnel import run_rounds
 from flows.policy import SlotWork, start_work
 from flows.settings import PipelineConfig, Settings, SlotConfig
 from flows.stop_request import CHECK_SECONDS, SafePoints, defer_stop, safe_point
@@ -58,8 +58,18 @@ class CtrlCInsideSerializer:
             signal.raise_signal(signal.SIGINT)
 
 
+class NeverDone:
+    """A Prefect future of a task run that never ends."""
+
+    def __init__(self) -> None:
+        self.wrapped_future: Future[Any] = Future()
+
+    def wait(self, timeout: float | None = None) -> None:
+        time.sleep(timeout or 0)
+
+
 class StandInRunner:
-    """Takes submissions as Prefect's process pool does (serialise the run's context with Prefect's own
+    """Takes submissions as Prefect's task runners do (serialise the run's context with Prefect's own
     `serialize_context`, hand over the task) and leaves them running: no stage ever finishes, so the funnel waits
     for one until it is stopped."""
 
@@ -67,7 +77,7 @@ class StandInRunner:
         self.interrupt_first = interrupt_first
         self.submitted: list[str] = []
 
-    def submit(self, _task: Any, parameters: dict[str, Any]) -> Future[Any]:
+    def submit(self, _task: Any, parameters: dict[str, Any]) -> NeverDone:
         previous = sys.gettrace()
         if self.interrupt_first and not self.submitted:
             sys.settrace(CtrlCInsideSerializer())
@@ -76,7 +86,7 @@ class StandInRunner:
         finally:
             sys.settrace(previous)
         self.submitted.append(parameters["label"])
-        return Future()
+        return NeverDone()
 
 
 def _works(count: int) -> tuple[Settings, list[SlotWork]]:
@@ -96,7 +106,7 @@ def test_a_ctrl_c_inside_a_submission_stops_the_funnel_after_it_not_inside_it() 
     settings, works = _works(2)
     runner = StandInRunner(interrupt_first=True)
     with pytest.raises(KeyboardInterrupt) as stopped:  # on main: pydantic's PydanticSerializationError around it
-        _run_funnel(settings, runner, works, publish=lambda: None)
+        run_rounds(settings, runner, 1, works, publish=lambda: None)
     # The interrupted submission went through whole; the stop came at the safe point before the next one.
     assert len(runner.submitted) == 1 and _raised_in(stopped.value) == "safe_point"
     assert app._stopped_by == [signal.SIGINT]
@@ -117,10 +127,11 @@ def test_a_funnel_waiting_for_its_stages_takes_a_stop_within_its_check_interval(
     second = threading.Timer(10.0, ctrl_c)
     second.start()
     with pytest.raises(KeyboardInterrupt) as stopped:
-        _run_funnel(settings, runner, works, publish=lambda: None)
+        run_rounds(settings, runner, 1, works, publish=lambda: None)
     took = time.monotonic() - sent[0]
     second.cancel()
-    assert len(runner.submitted) == 2 and _raised_in(stopped.value) == "safe_point"
+    # Taken at the safe point before a submission, or in the wait after all six of the chunk's stages.
+    assert 1 <= len(runner.submitted) <= 6 and _raised_in(stopped.value) == "safe_point"
     assert app._stopped_by == [signal.SIGINT]
     assert took < 1.0 + CHECK_SECONDS  # loose: a loaded machine delays this thread
 
