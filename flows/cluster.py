@@ -8,12 +8,21 @@ So a local run and a cluster run are one code path. The workers run each task on
 thread, so the counter's SAT solver never installs its SIGINT handler there (python-sat does so only on the main
 thread), and a local cluster's worker processes end with the run, or with its process if that is killed.
 
+A terminal's Ctrl-C reaches every process of the foreground job, a local cluster's workers too, and each worker
+printed its KeyboardInterrupt's traceback. So a local cluster starts with SIGINT ignored (`started`): its workers
+inherit that, and the run's own process takes the Ctrl-C and closes the cluster. For the second or two that its
+workers take to start, this process ignores a Ctrl-C too (a SIGTERM still stops it).
+
 No Prefect import at module level: the CLI checks an address before Prefect starts.
 """
 
 from __future__ import annotations
 
+import signal
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flows.settings import PipelineConfig, Settings, parse_dask_address
@@ -58,6 +67,29 @@ def generation_runner(pipeline: PipelineConfig) -> Any:
         cluster = {"n_workers": pipeline.workers, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
         return DaskTaskRunner(cluster_kwargs=cluster)
     return ThreadPoolTaskRunner(max_workers=1)
+
+
+@contextmanager
+def started(pipeline: PipelineConfig) -> Iterator[Any]:
+    """The run's task runner, open for the block: a local cluster's workers start with SIGINT ignored (see the
+    module docstring); closed on the way out, whatever ends the block."""
+    runner = generation_runner(pipeline)
+    local_cluster = pipeline.workers > 1 and not pipeline.dask_address
+    if local_cluster and threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            runner.__enter__()
+            runner.client  # noqa: B018 (prefect-dask starts its cluster, and so the workers, on first use)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    else:
+        runner.__enter__()
+    try:
+        yield runner
+    except BaseException as error:
+        runner.__exit__(type(error), error, error.__traceback__)
+        raise
+    runner.__exit__(None, None, None)
 
 
 def runner_chunks(runner: Any, pipeline: PipelineConfig) -> int:

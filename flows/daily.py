@@ -25,7 +25,7 @@ from prefect.states import Failed
 # parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
 from flows import site, store
 from flows.artifacts import publish_day
-from flows.cluster import generation_runner, on_cluster, runner_chunks
+from flows.cluster import on_cluster, runner_chunks, started
 from flows.dates import date_range, parse_date, today
 from flows.liveness import mark_dead_runs
 from flows.funnel import run_rounds
@@ -104,7 +104,7 @@ def fill_dates(
                 done = sum(work.final is not None for work in works)
                 update_progress_artifact(progress_id, progress=100.0 * done / len(works))
 
-        with generation_runner(pipeline) as runner:
+        with started(pipeline) as runner:
             run_rounds(settings, runner, runner_chunks(runner, pipeline), works, publish)
         finished = True
         return summary

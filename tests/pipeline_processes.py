@@ -88,7 +88,7 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 
 def children(pid: int) -> list[int]:
-    """The processes `pid` started (its pool's workers, the multiprocessing resource tracker), from /proc."""
+    """The processes `pid` started (its cluster's workers, the multiprocessing resource tracker), from /proc."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -100,8 +100,8 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def pool_workers(pid: int) -> list[int]:
-    """The process pool's workers among `pid`'s children (spawned: their command line runs `spawn_main`)."""
+def workers_of(pid: int) -> list[int]:
+    """The local cluster's workers among `pid`'s children (spawned: their command line runs `spawn_main`)."""
     workers = []
     for child in children(pid):
         try:

@@ -1,10 +1,11 @@
-"""Ctrl-C and SIGTERM of a generating run (`starbattle daily` / `backfill` on the process pool), tested the way a
-user does it: the command as a subprocess in a session of its own (a shell's job) on a fresh database and Prefect
-home, stopped from outside once its pool is at work. It must end promptly with one line and status 128 + signal,
-leave no Prefect server or pool worker behind, and leave a sound database with only whole boards.
+"""Ctrl-C, SIGTERM and kill -9 of a generating run (`starbattle daily` / `backfill` on a local Dask cluster),
+tested the way a user does it: the command as a subprocess in a session of its own (a shell's job) on a fresh
+database and Prefect home, stopped from outside once its workers are at work. A Ctrl-C or SIGTERM must end it
+promptly with one line and status 128 + signal; any stop must leave no Prefect server or worker behind, and a sound
+database with only whole boards.
 
-Each test starts a real Prefect server and a process pool: 30-60 s on a quiet 2-core machine, 3-4 minutes when it is
-loaded; so only daily's Ctrl-C runs in the main job, SIGTERM and backfill in the slow one.
+Each test starts a real Prefect server and a local cluster: 30-60 s on a quiet 2-core machine, 3-4 minutes when it
+is loaded; so only daily's Ctrl-C runs in the main job, the others in the slow one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import REPO, shared_file
-from pipeline_processes import SMALL_SLOTS, children, pool_workers, published
+from pipeline_processes import SMALL_SLOTS, children, published, workers_of
 from test_servers import alive, port_open
 
 START_SECONDS = 300  # the Prefect server's start and the pool's spawn on a busy machine
@@ -33,7 +34,7 @@ STOPPED = {signal.SIGINT: "error: interrupted (Ctrl-C)\n", signal.SIGTERM: "erro
 def slow_run(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
     """(environment, database, Prefect home) of a config whose first slot publishes within seconds and whose other
     two never pass the generator's gates (an unreachable expert band on 6x6 with a huge candidate budget), so the
-    pool's two workers are still at work when the signal comes."""
+    cluster's two workers are still at work when the signal comes."""
     stuck = {**SMALL_SLOTS[0], "band": "expert", "candidate_budget": 100_000, "budget_seconds": 3600}
     config = tmp_path / "starbattle.yaml"
     pipeline = {
@@ -63,7 +64,7 @@ BACKFILL = ["backfill", "--start", "2026-12-01", "--end", "2026-12-02"]
     ("command", "signum"),
     [
         pytest.param(DAILY, signal.SIGINT, id="daily-Ctrl-C"),
-        # The same path (the CLI's handler, the pool's __exit__) by another signal or command: the slow job.
+        # The same path (the CLI's handler, the task runner's block) by another signal or command: the slow job.
         pytest.param(DAILY, signal.SIGTERM, id="daily-SIGTERM", marks=pytest.mark.slow),
         pytest.param(BACKFILL, signal.SIGINT, id="backfill-Ctrl-C", marks=pytest.mark.slow),
     ],
@@ -81,10 +82,10 @@ def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, co
     )
     try:
         deadline = time.monotonic() + START_SECONDS
-        while not (published(db) and len(pool_workers(cli.pid)) == 2):
+        while not (published(db) and len(workers_of(cli.pid)) == 2):
             assert cli.poll() is None, cli.communicate()
             if time.monotonic() > deadline:
-                state = f"{published(db)} boards published, {len(pool_workers(cli.pid))} pool workers"
+                state = f"{published(db)} boards published, {len(workers_of(cli.pid))} workers"
                 cli.send_signal(signal.SIGUSR1)  # the CLI prints its threads' stacks: what the run waits for
                 time.sleep(2)
                 os.killpg(cli.pid, signal.SIGKILL)
@@ -126,6 +127,39 @@ def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, co
             "LEFT JOIN solvepath v ON v.puzzle_id = p.id WHERE s.id IS NULL OR v.id IS NULL"
         ).fetchone() == (0,)
         assert connection.execute("SELECT status FROM run").fetchall() == [("failed",)]
+
+
+@pytest.mark.slow
+def test_a_killed_run_leaves_no_server_or_worker_behind(slow_run) -> None:
+    """kill -9 of the command, which runs no handler: the kernel ends its Prefect server (PR_SET_PDEATHSIG) and the
+    local cluster's workers end themselves (each watches a pipe from the process that started it)."""
+    env, db, home = slow_run
+    cli = subprocess.Popen(
+        [sys.executable, "-c", "from starbattle_cli.app import main; main()", *DAILY],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not (published(db) and len(workers_of(cli.pid)) == 2):
+            assert cli.poll() is None and time.monotonic() < deadline, "the run did not get going"
+            time.sleep(0.5)
+        [marker] = (home / "servers").glob("*.json")
+        left = [int(json.loads(marker.read_text())["pid"]), *children(cli.pid)]
+        time.sleep(2)  # both workers inside a stage task
+        cli.kill()
+        cli.wait()
+        deadline = time.monotonic() + STOP_SECONDS
+        while any(alive(pid) for pid in left):
+            assert time.monotonic() < deadline, f"left behind: {[pid for pid in left if alive(pid)]}"
+            time.sleep(0.25)
+    finally:
+        if cli.poll() is None:
+            os.killpg(cli.pid, signal.SIGKILL)
+            cli.wait()
 
 
 def test_sigusr1_prints_the_stacks_and_the_command_goes_on() -> None:
