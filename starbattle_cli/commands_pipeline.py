@@ -169,14 +169,15 @@ def daily(
 
 
 def _print_where(settings: Settings, day: dt.date) -> None:
-    """Where the boards went and the three ways to look at them."""
+    """Where the boards went and the three ways to look at them, as commands that work in a new shell (`uv run`
+    needs no activated virtual environment)."""
     from flows.db import shown_url
     from flows.server import dashboard_url
 
     typer.echo(
         f"boards stored in {shown_url(settings.pipeline.resolved_database_url())}\n"
-        f"see them: starbattle show --date {day} (--solved for the stars; export for other tools)\n"
-        f"dashboard: starbattle ui, then {dashboard_url(settings)} (runs, stage tasks, funnel, pictures)"
+        f"see them: uv run starbattle show --date {day} (--solved for the stars; export for other tools)\n"
+        f"dashboard: uv run starbattle ui, then {dashboard_url(settings)} (runs, stage tasks, funnel, pictures)"
     )
 
 
