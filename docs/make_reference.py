@@ -54,12 +54,16 @@ def techniques_page() -> str:
         HEADER,
         "# Grading techniques",
         "",
-        f"{REWRITE} The solver tries the rows in this order (cheapest first) and takes the first that makes "
-        "progress; a board's difficulty is the sum of the costs of the steps it took. How the grader works: "
-        "[engine.md](../engine.md#the-grader).",
+        (
+            f"{REWRITE} The solver tries the rows in this order (cheapest first) and takes the first that makes "
+            "progress; a board's difficulty is the sum of the costs of the steps it took. How the grader works: "
+            "[engine.md](../engine.md#the-grader)."
+        ),
         "",
-        f"Solver version: `{SOLVER_VERSION}` (a hash of both tables and the solver's code version; it is stored "
-        "with every solve path and printed by `grade --json`).",
+        (
+            f"Solver version: `{SOLVER_VERSION}` (a hash of both tables and the solver's code version; it is stored "
+            "with every solve path and printed by `grade --json`)."
+        ),
         "",
         "## Star Battle",
         "",
@@ -69,8 +73,10 @@ def techniques_page() -> str:
         "",
         "## Queens",
         "",
-        f"{len(QUEENS_TECHNIQUES)} techniques in tiers weighted {', '.join(str(w) for w in queens_weights)}: "
-        "the cost of a Queens step is its tier's weight.",
+        (
+            f"{len(QUEENS_TECHNIQUES)} techniques in tiers weighted {', '.join(str(w) for w in queens_weights)}: "
+            "the cost of a Queens step is its tier's weight."
+        ),
         "",
         *_technique_rows(QUEENS_TECHNIQUES),
     ]
@@ -127,13 +133,16 @@ def _fields(model: type[BaseModel], prefix: str) -> dict[str, Any]:
     for name, field in model.model_fields.items():
         path = f"{prefix}{name}"
         keys[path] = field
-        if _is_model(field):
-            keys.update(_fields(field.annotation, f"{path}."))
+        inner = _model_of(field)
+        if inner is not None:
+            keys.update(_fields(inner, f"{path}."))
     return keys
 
 
-def _is_model(field: Any) -> bool:
-    return isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)
+def _model_of(field: Any) -> type[BaseModel] | None:
+    """The settings model a field holds, when it holds one (a section, `grading.experience`)."""
+    annotation = field.annotation
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
 def _cell(text: str) -> str:
@@ -151,15 +160,16 @@ def _shown(value: Any) -> str:
     """A value as it is written in config/starbattle.yaml."""
     if isinstance(value, list) and all(isinstance(item, dict) and "name" in item for item in value):
         return ", ".join(item["name"] for item in value) or "none"
-    return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip().removesuffix("...").strip()
+    flow = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000)
+    return flow.strip().removesuffix("...").strip()
 
 
 def config_page() -> str:
     text = DEFAULT_CONFIG.read_text(encoding="utf-8")
-    keys = {}
+    keys: dict[str, Any] = {}  # dotted path -> its field; a section -> None
     for section, field in Settings.model_fields.items():
-        model = field.annotation
-        assert isinstance(model, type) and issubclass(model, BaseModel)
+        model = _model_of(field)
+        assert model is not None, f"Settings.{section} is not a section"
         keys[section] = None
         keys.update(_fields(model, f"{section}."))
     defaults = Settings().model_dump()
@@ -169,10 +179,12 @@ def config_page() -> str:
         HEADER,
         "# Configuration keys",
         "",
-        f"{REWRITE} The pipeline reads `config/starbattle.yaml`, or the file `$STARBATTLE_CONFIG` names; a key "
-        "left out takes the default below. Every key is checked when the file is loaded: an unknown key, a wrong "
-        "type or an impossible slot stops the command with one line naming the key, and exit status 2 "
-        "([pipeline.md](../pipeline.md#configuration)). The text beside each key is the file's own comment.",
+        (
+            f"{REWRITE} The pipeline reads `config/starbattle.yaml`, or the file `$STARBATTLE_CONFIG` names; a key "
+            "left out takes the default below. Every key is checked when the file is loaded: an unknown key, a wrong "
+            "type or an impossible slot stops the command with one line naming the key, and exit status 2 "
+            "([pipeline.md](../pipeline.md#configuration)). The text beside each key is the file's own comment."
+        ),
     ]
     seen: set[str] = set()
     written_whole: list[str] = []  # keys whose value is on their own line: what is inside them is shown there
@@ -192,7 +204,7 @@ def config_page() -> str:
             lines += ["", comment_waiting]
             comment_waiting = ""
             in_table = False
-        if keys[value] is None or not inline and _is_model(keys[value]):
+        if keys[value] is None or (not inline and _model_of(keys[value]) is not None):
             continue  # its keys follow, each on a line of its own
         if not in_table:
             lines += ["", "| key | default | meaning |", "|---|---|---|"]
@@ -269,9 +281,11 @@ def commands_page() -> str:
         HEADER,
         "# Commands",
         "",
-        f"{REWRITE} Each command is `uv run starbattle COMMAND ...` from the project folder (or `starbattle "
-        "COMMAND ...` with the virtual environment activated); `--help` after any command says the same. Bad input "
-        "of any kind is one line naming the problem and exit status 2 ([formats.md](../formats.md)).",
+        (
+            f"{REWRITE} Each command is `uv run starbattle COMMAND ...` from the project folder (or `starbattle "
+            "COMMAND ...` with the virtual environment activated); `--help` after any command says the same. Bad input "
+            "of any kind is one line naming the problem and exit status 2 ([formats.md](../formats.md))."
+        ),
         "",
     ]
     for name, command in getattr(root, "commands", {}).items():

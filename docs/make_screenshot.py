@@ -32,7 +32,9 @@ QUIET = [
 def screenshot(site: Path, date: str, out: Path, width: int, height: int) -> None:
     page_path = site / date / "index.html"
     if not page_path.exists():
-        raise SystemExit(f"error: {page_path} does not exist: publish the date first (starbattle publish --date {date})")
+        raise SystemExit(
+            f"error: {page_path} does not exist: publish it first (uv run starbattle publish --date {date})"
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         page = browser.new_page(viewport={"width": width, "height": height})
