@@ -67,3 +67,33 @@ def test_the_readme_command_table_names_every_command() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     table = re.findall(r"^\| `uv run starbattle ([a-z-]+)", readme, re.MULTILINE)
     assert sorted(set(table)) == sorted(_cli_commands())
+
+
+# Pages other branches are writing (issues 26 and 27); the README links them already.
+COMING = {REPO / "docs" / "web.md", REPO / "docs" / "pictures.md"}
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_the_pages_leads_somewhere() -> None:
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    broken = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+://", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if linked in COMING:
+                continue
+            if not linked.exists():
+                broken.append(f"{page.relative_to(REPO)}: {target} (no such file)")
+            elif anchor and linked.suffix == ".md":
+                headings = re.findall(r"^#+ (.+)$", linked.read_text(encoding="utf-8"), re.MULTILINE)
+                if anchor not in {_anchor(heading) for heading in headings}:
+                    broken.append(f"{page.relative_to(REPO)}: {target} (no such heading)")
+    assert broken == []
