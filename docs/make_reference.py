@@ -290,7 +290,7 @@ def commands_page() -> str:
     ]
     for name, command in getattr(root, "commands", {}).items():
         lines += list(_command_lines(f"starbattle {name}", command))
-    return "\n".join(lines).rstrip() + "\n"
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).rstrip() + "\n"
 
 
 # --- main ----------------------------------------------------------------------------------------------------------
