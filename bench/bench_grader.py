@@ -173,7 +173,7 @@ def main() -> None:
     ]
     if args.workers > 1:
         # Each board is still timed in-process, inside its worker; two workers on two cores slow each other a
-        # little, so the timing tables in the README come from --workers 1.
+        # little, so the timing tables in docs/performance.md come from --workers 1.
         with multiprocessing.Pool(args.workers) as pool:
             records = pool.map(grade_one, jobs, chunksize=1)
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -169,14 +170,17 @@ def daily(
 
 
 def _print_where(settings: Settings, day: dt.date) -> None:
-    """Where the boards went and the three ways to look at them."""
+    """Where the boards went and the three ways to look at them, as commands that work in a new shell (`uv run`
+    needs no activated virtual environment). A run pointed at a server by PREFECT_API_URL is on that server's UI."""
     from flows.db import shown_url
     from flows.server import dashboard_url
 
+    api = os.environ.get("PREFECT_API_URL")
+    dashboard = api.rstrip("/").removesuffix("/api") if api else f"uv run starbattle ui, then {dashboard_url(settings)}"
     typer.echo(
         f"boards stored in {shown_url(settings.pipeline.resolved_database_url())}\n"
-        f"see them: starbattle show --date {day} (--solved for the stars; export for other tools)\n"
-        f"dashboard: starbattle ui, then {dashboard_url(settings)} (runs, stage tasks, funnel, pictures)"
+        f"see them: uv run starbattle show --date {day} (--solved for the stars; export for other tools)\n"
+        f"dashboard: {dashboard} (runs, stage tasks, funnel, pictures)"
     )
 
 

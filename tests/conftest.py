@@ -21,30 +21,6 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
-_DESELECTED = pytest.StashKey[int]()
-
-
-def pytest_deselected(items: list[pytest.Item]) -> None:
-    if items:
-        config = items[0].config
-        config.stash[_DESELECTED] = config.stash.get(_DESELECTED, 0) + len(items)
-
-
-@pytest.fixture(scope="session")
-def suite_size(request: pytest.FixtureRequest) -> int | None:
-    """How many tests this session collected, deselected ones included (`-m 'not slow'`, `-k`), when it collected
-    the whole suite (no paths given, nothing ignored); None otherwise. Each xdist worker collects everything, so CI's
-    run knows the count without collecting it again in a process of its own (20-50 s)."""
-    config = request.config
-    if (
-        config.args_source != pytest.Config.ArgsSource.TESTPATHS
-        or config.getoption("ignore")
-        or config.getoption("ignore_glob")
-    ):
-        return None
-    return len(request.session.items) + config.stash.get(_DESELECTED, 0)
-
-
 def shared_file(relative: str) -> Path:
     path = SHARED_DATA / relative
     if not path.exists():

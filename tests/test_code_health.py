@@ -1,6 +1,6 @@
-"""Checks that keep the code honest about itself: every third-party import is declared in pyproject.toml, the
-docstring examples of the public engine run and say what the code does, and the README's figures that derive from
-code agree with it.
+"""Checks that keep the code honest about itself: every third-party import is declared in pyproject.toml, and the
+docstring examples of the public engine run and say what the code does. (What the docs list from the code, they
+write from it: tests/test_docs_reference.py.)
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ import ast
 import doctest
 import inspect
 import re
-import subprocess
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
@@ -21,14 +20,13 @@ import pytest
 
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import parse_puzzles, puzzle_from_json, read_puzzles
-from starbattle_core.grader import QUEENS_TECHNIQUES, STARBATTLE_TECHNIQUES, GradingConfig, grade
+from starbattle_core.grader import grade
 from starbattle_core.puzzlink import puzzle_from_puzzlink
 from starbattle_core.text_picture import puzzle_from_text
 
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 FIRST_PARTY = {"starbattle_core", "starbattle_cli", "flows"}
-README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
 # --- declared dependencies -----------------------------------------------------------------------------------------
@@ -139,62 +137,3 @@ def test_docstring_examples_run(function: Callable[..., Any]) -> None:
     for test in tests:
         runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
-
-
-# --- the README's figures that come from code --------------------------------------------------------------------
-
-
-def _number(text: str) -> int:
-    return int(text.replace(",", ""))
-
-
-def test_readme_counts_the_techniques_the_tables_hold() -> None:
-    found = re.search(
-        r"([\d,]+) Star Battle techniques costing ([\d,]+) to ([\d,]+) .*?and ([\d,]+) Queens techniques in four "
-        r"tiers weighted ([\d, and]+?)\. ",
-        README,
-        re.DOTALL,
-    )
-    assert found, "README.md: the grader paragraph no longer says how many techniques each game has"
-    costs = [t.cost for t in STARBATTLE_TECHNIQUES]
-    tiers = sorted({t.cost for t in QUEENS_TECHNIQUES})
-    said = (_number(found[1]), _number(found[2]), _number(found[3]), _number(found[4]))
-    assert said == (len(STARBATTLE_TECHNIQUES), min(costs), max(costs), len(QUEENS_TECHNIQUES))
-    assert [int(w) for w in re.findall(r"\d+", found[5])] == tiers
-
-
-def test_readme_bands_are_the_default_cutoffs() -> None:
-    config = GradingConfig()
-    said = re.search(r"easy < ([\d,]+) ≤ medium < ([\d,]+) ≤ hard < ([\d,]+) ≤ expert", README)
-    assert said, "README.md: the Star Battle bands sentence is missing"
-    assert tuple(_number(x) for x in said.groups()) == (config.easy_below, config.medium_below, config.hard_below)
-
-
-def test_readme_counts_the_tests(suite_size: int | None) -> None:
-    """The CI figure names how many tests there are; collecting them (no test runs) must find that many."""
-    said = re.search(r"([\d,]+) tests \(`pytest --collect-only -q`", README)
-    assert said, "README.md: the test-suite figure no longer says how many tests there are"
-    if suite_size is None:  # a run of some files only: collect the whole suite in a process of its own
-        collected = subprocess.run(
-            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=", "-p", "no:cacheprovider"],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        count = re.search(r"^(\d+) tests? collected", collected.stdout, re.MULTILINE)
-        assert count, collected.stdout[-2000:] + collected.stderr[-2000:]
-        suite_size = int(count[1])
-    assert _number(said[1]) == suite_size, (
-        f"README.md says {said[1]} tests, the suite has {suite_size}: re-run .ci/run and update the figure"
-    )
-
-
-def test_readme_counts_the_shipped_examples() -> None:
-    """In "verify data/examples.jsonl (N of N unique)", N is the file's number of boards (the CLI tests prove
-    them unique)."""
-    said = re.search(r"verify data/examples\.jsonl` \(([\d,]+) of\s+([\d,]+) unique\)", README)
-    assert said, "README.md: the examples sentence no longer says how many boards verify as unique"
-    boards = len(list(read_puzzles(REPO / "data" / "examples.jsonl")))
-    assert (_number(said[1]), _number(said[2])) == (boards, boards)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # conftest, when run a
 from conftest import shared_file
 
 from starbattle_core.formats import (
-    KNOWN_KEYS,  # the keys a reader may take (the README's list): any other key accepted silently is a misread
+    KNOWN_KEYS,  # the keys a reader may take (docs/formats.md's list): any other key accepted silently is a misread
     parse_puzzles,
     puzzle_to_json,
     puzzle_to_puzzlink,

@@ -309,8 +309,8 @@ def test_the_fun_gate_passes_designed_queens_levels() -> None:
 def test_14x14_cutoffs_carry_the_app_labels_over_from_10x10() -> None:
     """Golden, on real data: the 14x14 cutoffs are the 10x10 ones times one size factor, fitted by
     bench/calibrate_bands.py --with-14 as the median over publishers and labels of (14x14 median / 10x10 median)
-    (README: "Bands"). The puzzle app labels both sizes: each of its labels' ratio lies within 10% of that factor
-    (measured: 2.74 normal, 2.73 hard, factor 2.95), and its packs split into bands as measured, the same label
+    (docs/engine.md, "The grader"). The puzzle app labels both sizes: each of its labels' ratio lies within 10% of that
+    factor (measured: 2.74 normal, 2.73 hard, factor 2.95), and its packs split into bands as measured, the same label
     landing in the same bands at both sizes (normal about half easy, hard mostly medium)."""
     grading = GradingConfig()
     small, big = grading.cutoffs(10), grading.cutoffs(14)
