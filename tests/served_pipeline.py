@@ -1,12 +1,13 @@
 """The served pipeline the way a user runs it, shared by test_served.py and test_workers.py: a config with small
-slots, a new shell's environment, the README's command lines (copied as a user copies them), and the check that a
-date holds one whole, uniquely solvable board per slot."""
+slots, a new shell's environment, the command lines of the README and docs/pipeline.md (copied as a user copies
+them, run from the project folder), and the check that a date holds one whole, uniquely solvable board per slot."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,24 +46,28 @@ def served_config(folder: Path, port: int, workers: int, name: str) -> Path:
 
 
 def shell_env(folder: Path) -> dict[str, str]:
-    """A new shell's environment: no Prefect settings inherited from the test process, a home of its own."""
+    """A new shell's environment: no Prefect settings inherited from the test process, a home of its own, and uv
+    (the README's `uv run`) on the PATH with its usual cache."""
+    uv = shutil.which("uv")
+    assert uv, "uv is not on the PATH: the README's set-up installs it (python3 -m pip install uv)"
     env = {key: value for key, value in os.environ.items() if not key.startswith("PREFECT_")}
     env.pop("STARBATTLE_CONFIG", None)
+    env.setdefault("UV_CACHE_DIR", str(Path.home() / ".cache" / "uv"))
     env["HOME"] = str(folder / "home")
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = os.pathsep.join([str(BIN), str(Path(uv).parent), env.get("PATH", "")])
     (folder / "home").mkdir(exist_ok=True)
     return env
 
 
-def readme_line(pattern: str) -> str:
-    """The one README line matching `pattern` (the commands a user copies), stripped of indentation."""
-    lines = [line.strip() for line in (REPO / "README.md").read_text().splitlines() if re.search(pattern, line)]
-    assert lines, f"the README has no line matching {pattern!r}"
+def doc_line(pattern: str, page: str = "README.md") -> str:
+    """The first line of `page` (README.md or a docs/ page) matching `pattern`: a command as a user copies it."""
+    lines = [line.strip() for line in (REPO / page).read_text().splitlines() if re.search(pattern, line)]
+    assert lines, f"{page} has no line matching {pattern!r}"
     return lines[0].strip("`")
 
 
 def api_line() -> str:
-    return readme_line(r"^\s*export PREFECT_API_URL=")
+    return doc_line(r"^\s*export PREFECT_API_URL=")
 
 
 def check_day(database_url: str, day: dt.date) -> None:

@@ -26,7 +26,7 @@ from served_pipeline import (
     START_TIMEOUT,
     api_line,
     check_day,
-    readme_line,
+    doc_line,
     served_config,
     shell_env,
 )
@@ -41,12 +41,13 @@ class Served:
         self.folder, self.port, self.process, self.log = folder, port, process, log
 
     def shell(self, command: str, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess[str]:
-        """Run `command` in bash as a user's new shell would (the README's lines, with this test's port)."""
+        """Run `command` in bash as a user's new shell in the project folder would (the README's lines, with this
+        test's port)."""
         return subprocess.run(
             ["bash", "-c", command.replace("4200", str(self.port))],
             check=False,
             env=shell_env(self.folder),
-            cwd=self.folder,
+            cwd=REPO,
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -76,7 +77,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
         while True:
             assert process.poll() is None, f"serve stopped (exit {process.returncode}):\n{server.why()}"
             if "serving nightly" in log.read_text(errors="replace"):
-                ready = server.shell(f"{api_line()}\nprefect deployment inspect 'backfill/backfill'", timeout=120)
+                ready = server.shell(f"{api_line()}\nuv run prefect deployment inspect 'backfill/backfill'", timeout=120)
                 if ready.returncode == 0:
                     break
             assert time.monotonic() < deadline, f"serve did not register its deployments:\n{server.why()}"
@@ -92,7 +93,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
 
 
 def test_a_served_nightly_run_fills_its_date_on_the_process_pool(served: Served) -> None:
-    run = served.shell(f"{api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
+    run = served.shell(f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 29))
 
@@ -100,20 +101,20 @@ def test_a_served_nightly_run_fills_its_date_on_the_process_pool(served: Served)
 def test_a_served_nightly_run_fills_its_date_in_process(served: Served) -> None:
     config = shlex.quote(str(served.folder / "inline.yaml"))
     run = served.shell(
-        f"{api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
+        f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
     )
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
 
 
 def test_serve_creates_the_nightly_overdue_automation(served: Served) -> None:
-    listed = served.shell(f"{api_line()}\nprefect automation ls", timeout=120)
+    listed = served.shell(f"{api_line()}\nuv run prefect automation ls", timeout=120)
     assert listed.returncode == 0 and "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
 
 
 def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) -> None:
     """The README's line, as written (dates narrowed to two days), from a shell that knows only the README."""
-    command = readme_line(r"prefect deployment run 'backfill/backfill'")
+    command = doc_line(r"uv run prefect deployment run 'backfill/backfill'")
     command = re.sub(r"start=\S+", "start=2026-11-01", re.sub(r"end=\S+", "end=2026-11-02", command))
     run = served.shell(f"{api_line()}\n{command}")
     assert run.returncode == 0, f"{command}\n{run.stdout}\n{run.stderr}\n{served.why()}"
@@ -123,7 +124,7 @@ def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) ->
 
 @pytest.fixture(scope="module")
 def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Callable[[Path], Path]) -> Iterator[Served]:
-    """The other way to run the pipeline, as the README says: a Prefect server, the work pool, `prefect deploy
+    """The other way to run the pipeline, as docs/pipeline.md says: a Prefect server, the work pool, `prefect deploy
     --all` from the project folder, and a process worker with the test's config."""
     folder = tmp_path_factory.mktemp("worker")
     migrated_prefect_home(folder / "prefect")
@@ -144,8 +145,8 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
             assert processes[0].poll() is None, f"the server stopped:\n{served.why()}"
             assert time.monotonic() < deadline, f"the server did not start:\n{served.why()}"
             time.sleep(2)
-        for pattern in (r"^\s*prefect work-pool create starbattle", r"^\s*prefect deploy --all"):
-            line = readme_line(pattern)
+        for pattern in (r"^\s*uv run prefect work-pool create starbattle", r"^\s*uv run prefect deploy --all"):
+            line = doc_line(pattern, "docs/pipeline.md")
             done = subprocess.run(
                 ["bash", "-c", f"{api_line()}\n{line}".replace("4200", str(port))],
                 env=env,
@@ -157,13 +158,13 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
             )
             assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
         worker_env = {**env, "STARBATTLE_CONFIG": str(config)}
-        line = readme_line(r"^\s*prefect worker start --pool starbattle")
+        line = doc_line(r"^\s*uv run prefect worker start --pool starbattle", "docs/pipeline.md")
         with open(log, "ab") as out:
             processes.append(
                 subprocess.Popen(
                     ["bash", "-c", f"{api_line()}\nexec {line}".replace("4200", str(port))],
                     env=worker_env,
-                    cwd=folder,
+                    cwd=REPO,
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
@@ -180,10 +181,10 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
 
 
 def test_a_deployed_nightly_run_on_the_work_pool_fills_its_date(worker: Served) -> None:
-    run = worker.shell(f"{api_line()}\nprefect deployment run 'daily/nightly' -p date=2026-11-27 --watch")
+    run = worker.shell(f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-27 --watch")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{worker.why()}"
     check_day(f"sqlite:///{worker.folder / 'pool.db'}", dt.date(2026, 11, 27))
-    listed = worker.shell(f"{api_line()}\nprefect automation ls", timeout=120)
+    listed = worker.shell(f"{api_line()}\nuv run prefect automation ls", timeout=120)
     assert "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
 
 

@@ -29,7 +29,7 @@ from served_pipeline import (
     START_TIMEOUT,
     api_line,
     check_day,
-    readme_line,
+    doc_line,
     served_config,
     shell_env,
 )
@@ -107,17 +107,18 @@ def test_two_workers_share_the_pool_s_runs(tmp_path: Path, migrated_prefect_home
             assert processes[0].poll() is None, logs["server"].read_text(errors="replace")[-3000:]
             assert time.monotonic() < deadline, "the Prefect server did not start"
             time.sleep(2)
-        for pattern in (r"^\s*prefect work-pool create starbattle", r"^\s*prefect deploy --all"):
-            done = _sh(env, port, readme_line(pattern), REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for pattern in (r"^\s*uv run prefect work-pool create starbattle", r"^\s*uv run prefect deploy --all"):
+            line = doc_line(pattern, "docs/pipeline.md")
+            done = _sh(env, port, line, REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out, _ = done.communicate(timeout=300)
             assert done.returncode == 0, out.decode(errors="replace")
         # The README's line for each of several workers; they poll every 2 s so both are seen taking runs at once.
-        line = readme_line(r"^\s*prefect worker start --pool starbattle --limit")
+        line = doc_line(r"^\s*uv run prefect worker start --pool starbattle --limit", "docs/pipeline.md")
         worker_env = {**env, "STARBATTLE_CONFIG": str(config), "PREFECT_WORKER_QUERY_SECONDS": "2"}
         for name in WORKERS:
             with open(logs[name], "wb") as out:
                 named = line.replace("NAME", name)
-                processes.append(_sh(worker_env, port, named, tmp_path, stdout=out, stderr=subprocess.STDOUT))
+                processes.append(_sh(worker_env, port, named, REPO, stdout=out, stderr=subprocess.STDOUT))
         deadline = time.monotonic() + START_TIMEOUT
         while asyncio.run(_online_workers(api)) != set(WORKERS):
             assert all(process.poll() is None for process in processes), "a worker stopped"
