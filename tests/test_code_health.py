@@ -137,3 +137,77 @@ def test_docstring_examples_run(function: Callable[..., Any]) -> None:
     for test in tests:
         runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
+
+
+# --- import cycles ---------------------------------------------------------------------------------------------------
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each product module (flows, the CLI, the engine) -> the product modules it imports, anywhere in the file."""
+    files = {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for folder in sorted(FIRST_PARTY)
+        for path in (root / folder).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                parts = package.split(".")[: len(package.split(".")) - max(0, node.level - 1)] if node.level else []
+                module = ".".join([*parts, *([node.module] if node.module else [])])
+                found.add(module)
+                found.update(f"{module}.{alias.name}" for alias in node.names)
+        graph[name] = {module for module in found if module in files and module != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, edges = work[-1]
+            nxt = next((edge for edge in edges if edge not in index or edge in stack), None)
+            if nxt is not None and nxt not in index:
+                index[nxt] = low[nxt] = len(index)
+                stack.append(nxt)
+                work.append((nxt, iter(sorted(graph[nxt]))))
+                continue
+            if nxt is not None:
+                low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = stack[stack.index(node) :]
+                del stack[stack.index(node) :]
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def test_the_product_modules_import_each_other_without_cycles() -> None:
+    assert cycles(import_graph(REPO)) == []
+
+
+def test_an_import_cycle_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "flows"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from flows import b\n")
+    (package / "b.py").write_text("def later():\n    from .c import x\n")
+    (package / "c.py").write_text("import flows.a\nx = 1\n")
+    assert cycles(import_graph(tmp_path)) == [["flows.a", "flows.b", "flows.c"]]
