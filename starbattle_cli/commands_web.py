@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from types import FrameType
 
 import typer
 
@@ -71,5 +72,13 @@ def web(
         f"serving http://{shown}:{bound_port}/ : the site from {folder}{published}, the solver page at /solve, "
         f"the API at /api/; {limits.workers} workers, {limits.time_limit:g} s a request; Ctrl-C stops it"
     )
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", access_log=False))
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            # A stop does not wait for the work under way (a 14x14 walkthrough takes seconds): it is ended, and
+            # its requests answer 503, before uvicorn waits for the open requests.
+            application.state.stop_work()
+            super().handle_exit(sig, frame)
+
+    server = Server(uvicorn.Config(application, log_level="warning", access_log=False, timeout_graceful_shutdown=5))
     server.run(sockets=[sock])

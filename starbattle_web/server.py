@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 from collections import Counter
 from collections.abc import AsyncIterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from . import work
 
 # The largest request body the API reads: a board's JSON is a few kilobytes, a 30x30 text picture under one.
 MAX_BODY = 1 << 20
+MAX_DRAINED = 64 << 20
 ENDPOINTS = tuple(work.KEYS)
 log = logging.getLogger("starbattle.web")
 
@@ -55,15 +57,18 @@ def _refused(status: int, message: str) -> JSONResponse:
 
 async def _json_body(request: Request) -> dict[str, Any]:
     """The request's body as a JSON object, read no further than MAX_BODY."""
-    limit = f"the body is larger than {MAX_BODY // (1 << 20)} MiB, the limit for one request"
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise Refusal(413, limit)
     data = bytearray()
+    received = 0
     async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise Refusal(413, limit)
+        received += len(chunk)
+        if received <= MAX_BODY:
+            data += chunk
+        elif received > MAX_DRAINED:
+            break
+    if received > MAX_BODY:
+        # Read to its end (up to MAX_DRAINED, not kept) before answering: a client still sending when the
+        # connection closes sees a broken pipe, not the answer.
+        raise Refusal(413, f"the body is larger than {MAX_BODY // (1 << 20)} MiB, the limit for one request")
     if not data.strip():
         raise Refusal(400, 'the body is empty: send a JSON object like {"puzzle": "..."}')
     try:
@@ -90,9 +95,19 @@ def _ready() -> bool:
 def make_app(
     site: Path, *, solve_page: str, grading: GradingConfig, workers: int, time_limit: float, client_limit: int
 ) -> Starlette:
-    """The ASGI application; its worker pool lives as long as the application runs (its lifespan)."""
+    """The ASGI application; its worker pool lives as long as the application runs (its lifespan). Its
+    `state.stop_work()` ends the work under way, for a server that is told to stop."""
     pools: list[ProcessPool] = []
     under_way: Counter[str] = Counter()
+    running: set[Future[Any]] = set()
+    stopping: list[bool] = []
+
+    def stop_work() -> None:
+        """A stop has come: end the work under way (its requests answer 503 at once), so the server need not wait
+        for a long walkthrough before it stops. Safe to call from a signal handler."""
+        stopping.append(True)
+        for future in list(running):
+            future.cancel()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -118,6 +133,8 @@ def make_app(
         command = request.path_params["command"]
         if command not in ENDPOINTS:
             return _refused(404, f"no endpoint /api/{command}: the API has {', '.join(ENDPOINTS)} and health")
+        if request.method != "POST":
+            return _refused(405, f'/api/{command} takes a POST with a JSON body like {{"puzzle": "..."}}')
         try:
             body = await _json_body(request)
         except Refusal as refusal:
@@ -125,19 +142,26 @@ def make_app(
         client = request.client.host if request.client else "unknown"
         if under_way[client] >= client_limit:
             return _refused(429, f"{client_limit} requests of yours are under way already: wait for their answers")
+        if stopping:
+            return _refused(503, "the server is stopping: ask again once it is back")
         under_way[client] += 1
         future = pools[0].schedule(work.answer, args=(command, body), timeout=time_limit)
+        running.add(future)
         try:
             status, record = await asyncio.wrap_future(future)
         except TimeoutError:
             return _refused(503, f"not finished within {time_limit:g} s (web.time_limit): the work was stopped")
-        except asyncio.CancelledError:  # the client went away: its worker is freed too
-            future.cancel()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if stopping and future.cancelled() and task is not None and not task.cancelling():
+                return _refused(503, "the server is stopping: the work was stopped; ask again once it is back")
+            future.cancel()  # the request itself was cancelled (its client went away): its worker is freed too
             raise
         except Exception:
             log.exception("/api/%s failed", command)
             return _refused(500, "the engine failed on this board (the server's log has the details)")
         finally:
+            running.discard(future)
             under_way[client] -= 1
             if not under_way[client]:
                 del under_way[client]
@@ -148,8 +172,10 @@ def make_app(
 
     routes = [
         Route("/api/health", health, methods=["GET"]),
-        Route("/api/{command}", api, methods=["POST"]),
+        Route("/api/{command}", api, methods=["GET", "POST"]),
         Route("/solve", solve, methods=["GET"]),
         Mount("/", app=StaticFiles(directory=site, html=True, check_dir=False)),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    application = Starlette(routes=routes, lifespan=lifespan)
+    application.state.stop_work = stop_work
+    return application

@@ -27,7 +27,7 @@ from starbattle_core.text_picture import puzzle_from_text
 
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-FIRST_PARTY = {"starbattle_core", "starbattle_cli", "flows"}
+FIRST_PARTY = {"starbattle_core", "starbattle_cli", "starbattle_web", "flows"}
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
@@ -58,6 +58,7 @@ DASK_EXTRA = _declared(PYPROJECT["project"]["optional-dependencies"]["dask"])
 ALLOWED = {
     "starbattle_core": RUNTIME,
     "starbattle_cli": RUNTIME,
+    "starbattle_web": RUNTIME,
     "flows": RUNTIME | DASK_EXTRA,
     "tests": RUNTIME | TEST_EXTRA,
 }
