@@ -272,6 +272,7 @@ var StarBattle = (function () {
     this.running = true;
     this.since = Date.now();
     this.tick = window.setInterval(function () { self.showTime(); }, 1000);
+    this.showTime();
   };
   Player.prototype.pause = function () {
     if (!this.running) return;
