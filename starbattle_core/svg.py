@@ -185,11 +185,11 @@ def board_svg(
         f'stroke="{INK}" stroke-width="{width * 1.5:.1f}"/>'
     )
     if letters:
-        size = round(cell * 0.3)
+        size = round(cell * 0.27)
         for region, mask in enumerate(puzzle.region_masks):
             r, c = divmod((mask & -mask).bit_length() - 1, n)  # the region's first cell in reading order
             parts.append(
-                f'<text class="region-letter" x="{x(c) + cell * 0.08:.1f}" y="{y(r) + cell * 0.08 + size * 0.8:.1f}" '
+                f'<text class="region-letter" x="{x(c) + cell * 0.06:.1f}" y="{y(r) + cell * 0.05 + size * 0.78:.1f}" '
                 f'font-size="{size}" font-weight="bold" fill="{INK}" fill-opacity="0.75">'
                 f"{escape(puzzle.unit_label('region', region))}</text>"
             )
