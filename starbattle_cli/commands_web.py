@@ -20,7 +20,9 @@ def _listening(host: str, port: int) -> socket.socket:
     if not 0 <= port <= 65535:
         raise InputError(f"--port {port}: out of range 0..65535 (0: any free port)")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # Named TCP, not left at 0: asyncio then turns Nagle's algorithm off on every connection it accepts (a response's
+    # second write waited 40 ms for the client's delayed ACK on a kept-alive connection).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
