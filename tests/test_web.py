@@ -273,3 +273,21 @@ def test_a_stop_is_one_line_and_leaves_no_process(tmp_path: Path, how: str, stat
         while _session_processes(process.pid):
             assert time.monotonic() < deadline, _session_processes(process.pid)
             time.sleep(0.1)
+
+
+def test_the_command_refuses_a_port_in_use_and_a_bad_site_in_one_line(tmp_path: Path, capsys) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out, err = run_starbattle(capsys, "web", "--port", str(port), "--site", str(tmp_path))
+    assert status == 2 and out == "" and err.startswith(f"error: cannot listen on 127.0.0.1 port {port}: ")
+    assert len(err.splitlines()) == 1
+    status, _, err = run_starbattle(capsys, "web", "--port", "70000")
+    assert status == 2 and err == "error: --port 70000: out of range 0..65535 (0: any free port)\n"
+    afile = tmp_path / "a file"
+    afile.write_text("")
+    status, _, err = run_starbattle(capsys, "web", "--site", str(afile))
+    assert status == 2 and err == f"error: --site {afile}: not a folder\n"
