@@ -63,7 +63,7 @@ def _answer(command: str, body: dict[str, Any]) -> dict[str, Any]:
     allowed = KEYS[command]
     unknown = sorted(set(body) - set(allowed))
     if unknown:
-        raise InputError(f"the body has unknown key {unknown[0]!r}: /api/{command} takes {', '.join(allowed)}")
+        raise InputError(f"the body has unknown key {unknown[0][:40]!r}: /api/{command} takes {', '.join(allowed)}")
     if "puzzle" not in body:
         raise InputError(f"the body has no 'puzzle': give the board as {PUZZLE_HELP}")
     stars = body.get("stars")
