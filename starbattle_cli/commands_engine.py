@@ -18,6 +18,7 @@ from starbattle_core.counter import Solutions
 from starbattle_core.layouts import count_layouts, layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Cells, InputError
 from starbattle_core.render import render_board
+from starbattle_core.svg import PIECES, puzzle_game
 
 from .app import app
 from .puzzle_input import (
@@ -125,7 +126,8 @@ def solve(
         solutions = Solutions(puzzle)
         found = 0
         start = time.perf_counter()
-        per_unit = f"{puzzle.stars} star{'s' if puzzle.stars > 1 else ''} per unit"
+        piece = PIECES[puzzle_game(puzzle.game)][0]  # star, or queen on a Queens board
+        per_unit = f"{puzzle.stars} {piece}{'s' if puzzle.stars > 1 else ''} per unit"
         typer.echo(f"{label}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
         with deadline(timeout, label):
             for solution in itertools.islice(solutions, limit):

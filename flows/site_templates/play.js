@@ -68,11 +68,12 @@ var StarBattle = (function () {
   }
 
   var GROUPS = ["hint", "wrong", "new-star", "new-empty"];
+  var GROUP_CELLS = GROUPS.map(function (name) { return "rect.cell." + name; }).join(", ");
 
   // Point at cells: `groups` is a list of [name, cells]. Each cell's own rect takes the group's name as a class
   // (rect.cell.hint), and an outline named "<name>-outline" is drawn over it, above the region walls.
   function drawHighlight(svg, rects, n, groups) {
-    rects.forEach(function (rect) { GROUPS.forEach(function (name) { rect.classList.remove(name); }); });
+    svg.querySelectorAll(GROUP_CELLS).forEach(function (rect) { rect.classList.remove.apply(rect.classList, GROUPS); });
     var g = layer(svg, "play-highlight");
     groups.forEach(function (group) {
       group[1].forEach(function (cell) {
@@ -384,9 +385,7 @@ var StarBattle = (function () {
   function drawWalkthrough(container, player, steps) {
     var n = player.n, marks = player.start.slice(), base = player.svg.cloneNode(true);
     base.querySelectorAll("g.play-marks, g.play-highlight, g.play-cursor").forEach(function (g) { g.remove(); });
-    base.querySelectorAll("rect.cell").forEach(function (rect) {
-      GROUPS.forEach(function (name) { rect.classList.remove(name); });
-    });
+    base.querySelectorAll(GROUP_CELLS).forEach(function (rect) { rect.classList.remove.apply(rect.classList, GROUPS); });
     container.querySelectorAll("li.step").forEach(function (item) {
       var step = steps[Number(item.dataset.step)];
       picture(item.querySelector(":scope > .pic"), base, n, marks, player.givens,
