@@ -250,16 +250,29 @@ class PipelineConfig(_Strict):
         return site if site.is_absolute() else PROJECT / site
 
 
+class WebConfig(_Strict):
+    """`starbattle web`: how the server shares out the engine's work (docs/web.md)."""
+
+    # Seconds of engine work one request may take; past them it answers 503 and its worker is replaced.
+    time_limit: float = Field(default=10.0, gt=0, le=3600)
+    # Worker processes doing the engine's work; the server's own process only answers. One per core.
+    workers: int = Field(default=2, ge=1, le=64)
+    # Requests one client (by address) may have waiting or running at once; past them it answers 429.
+    client_limit: int = Field(default=32, ge=1, le=10_000)
+
+
 class Settings(_Strict):
-    """The whole configuration: how boards are graded, how they are made, and what runs when."""
+    """The whole configuration: how boards are graded, how they are made, what runs when, and how the site serves."""
 
     grading: GradingConfig = Field(default_factory=GradingConfig)
     generator: GeneratorConfig = Field(default_factory=GeneratorConfig)
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
+    web: WebConfig = Field(default_factory=WebConfig)
 
     def config_hash(self) -> str:
-        """A short fingerprint of every setting, stored with each run so a board can be traced to its config."""
-        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        """A short fingerprint of every setting that makes boards, stored with each run so a board can be traced to its
+        config (how the web server serves them is left out: it changes no board)."""
+        canonical = json.dumps(self.model_dump(mode="json", exclude={"web"}), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
@@ -304,7 +317,7 @@ def validate_settings(raw: Any, where: str = "settings") -> Settings:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: expected a mapping of sections (grading, generator, pipeline)")
+        raise ConfigError(f"{where}: expected a mapping of sections (grading, generator, pipeline, web)")
     # A section written as `pipeline:` with nothing under it is an empty section, not a wrong type.
     raw = {key: ({} if value is None else value) for key, value in raw.items()}
     try:

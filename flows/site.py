@@ -7,6 +7,9 @@
                             with its narrated solve path
     SITE/D/boards.json      the boards with solution, scores, versions and solve path (`explain --json`'s steps)
 
+and the solver page `starbattle web` serves at /solve (`solve_page`), built from the same head, stylesheet and
+player script. Queens boards say queen wherever a Star Battle board says star, and show crowns.
+
 Every file is a function of the database's boards alone (no clock, no machine), so rebuilding a date writes the
 same bytes, and a file whose bytes would not change is not written at all. Publishing a date writes that date's
 folder and the three archive files, which are rebuilt from the `boards.json` of every date already in the folder;
@@ -15,12 +18,14 @@ no other date's files are touched. No Prefect import: the CLI and the flows call
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import html
 import json
 import os
 import re
 import tempfile
+import urllib.parse
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
@@ -28,8 +33,8 @@ from string import Template
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
-from starbattle_core.formats import puzzle_to_puzzlink
-from starbattle_core.svg import board_svg
+from starbattle_core.formats import puzzle_to_puzzlink, puzzle_to_text
+from starbattle_core.svg import PIECES, REGION_PALETTE, board_svg, puzzle_game
 
 from . import store
 from .db import open_database
@@ -112,10 +117,24 @@ def _title(record: dict[str, Any]) -> str:
     return f"{game} {record['size']}x{record['size']}, {record['band']}"
 
 
+def piece_word(game: str) -> str:
+    """What the board's sentences call its piece: star, or queen on a Queens board."""
+    return PIECES[puzzle_game(game)][0]
+
+
 def _rules(record: dict[str, Any]) -> str:
-    k = record["stars"]
-    what = "one star" if k == 1 else f"{k} stars"
-    return f"Place {what} in every row, column and region; no two stars touch, not even diagonally."
+    k, piece = record["stars"], piece_word(record["game"])
+    what = f"one {piece}" if k == 1 else f"{k} {piece}s"
+    return f"Place {what} in every row, column and region; no two {piece}s touch, not even diagonally."
+
+
+def solver_link(board: ScheduledBoard, index: int) -> str:
+    """The day page's link to the solver page with this board loaded, and a way back to it."""
+    bare = dataclasses.replace(board.puzzle(), solution=None)  # the address is for all to see: no solution in it
+    query = urllib.parse.urlencode(
+        {"puzzle": puzzle_to_text(bare), "back": f"{board.date.isoformat()}/index.html#board-{index}"}
+    )
+    return f"../solve?{query}"
 
 
 def _coords_text(cells: list[list[int]]) -> str:
@@ -153,25 +172,36 @@ def _board_html(index: int, board: ScheduledBoard, record: dict[str, Any]) -> st
     title = _title(record)
     picture = board_svg(puzzle, title=title, id_prefix=f"p{index}")
     steps = record["steps"]
-    return f"""<section class="board" id="board-{index}" data-board="{index}" data-slot="{html.escape(board.slot)}">
+    game = html.escape(record["game"])
+    return f"""<section class="board" id="board-{index}" data-board="{index}" data-slot="{html.escape(board.slot)}" \
+data-game="{game}">
 <h2>{html.escape(title)}</h2>
 <p class="scores"><span class="band band-{html.escape(record["band"])}">{html.escape(record["band"])}</span>
 difficulty <b>{record["difficulty"]}</b> · fun <b>{float(record["fun"]):.0f}</b> ·
 {len(steps)} steps<span class="puzzlink"> · <a href="{html.escape(record["puzzlink"])}">play on puzz.link</a></span></p>
 <p class="rules">{html.escape(_rules(record))}</p>
-<div class="play">{picture}</div>
+<div class="play" aria-label="the board: arrows move, space marks">{picture}</div>
 <div class="controls">
 <button type="button" class="check">Check</button>
 <button type="button" class="hint">Hint</button>
 <button type="button" class="reveal">Reveal</button>
+<button type="button" class="undo" title="Undo (Ctrl+Z)">Undo</button>
+<button type="button" class="redo" title="Redo (Ctrl+Y)">Redo</button>
 <button type="button" class="clear">Clear</button>
+<span class="timer" title="time played (paused while the page is hidden)">0:00</span>
 </div>
-<p class="message" aria-live="polite">Click a cell: once for a dot, twice for a star, three times to clear it.</p>
+<p class="message" aria-live="polite">{html.escape(_how_to_play(piece_word(record["game"])))}</p>
+<p class="solver"><a class="solve-link" href="{html.escape(solver_link(board, index))}">Open in the solver</a>
+(hints from your own marks, any board)</p>
 <details class="walkthrough">
 <summary>The solve path: {len(steps)} steps, difficulty {record["difficulty"]}</summary>
 <ol class="steps">{_steps_html(steps)}</ol>
 </details>
 </section>"""
+
+
+def _how_to_play(piece: str) -> str:
+    return f"Tap a cell: once for a dot, twice for a {piece}, three times to clear it (or arrows and space)."
 
 
 def _script_json(value: Any) -> str:
@@ -188,6 +218,7 @@ def day_page(day: dt.date, boards: list[ScheduledBoard], record: dict[str, Any])
     play = [
         {
             "size": item["size"],
+            "piece": piece_word(item["game"]),
             "solution": item["solution"],
             "given_stars": item.get("given_stars", []),
             "given_empty": item.get("given_empty", []),
@@ -253,12 +284,26 @@ def archive_page(days: list[dict[str, Any]]) -> str:
     rows = "\n".join(
         f'<li><a href="{day["date"]}/index.html">{day["date"]}</a>: '
         + ", ".join(
-            f'<span class="band band-{html.escape(b["band"])}">{html.escape(_title(b))}</span>' for b in day["boards"]
+            f'<a class="band band-{html.escape(b["band"])}" href="{day["date"]}/index.html#board-{index}">'
+            f"{html.escape(_title(b))}</a>"
+            for index, b in enumerate(day["boards"])
         )
         + "</li>"
         for day in days
     )
     return _page("archive.html", html.escape(SITE_TITLE), "", days=rows or "<li>Nothing published yet.</li>")
+
+
+def solve_page() -> str:
+    """The solver page `starbattle web` serves at /solve: paste or paint any board, then check, hint, explain and
+    solve it through the server's API (site_templates/solve.html and solve.js, on the day page's player)."""
+    return _page(
+        "solve.html",
+        "Solve any Star Battle or Queens board",
+        "",
+        script=_template("play.js") + _template("solve.js"),
+        palette=_script_json(list(REGION_PALETTE)),
+    )
 
 
 def _published(date: str) -> str:

@@ -20,7 +20,7 @@ import typer
 
 from starbattle_core.puzzle import InputError
 
-from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site
+from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site, commands_web
 from .puzzle_input import printable
 
 app = typer.Typer(
@@ -33,7 +33,7 @@ app = typer.Typer(
     # Plain help: typer's rich help labels every flag `<bool>`, as if it took a value (`--json true` then fails).
     rich_markup_mode=None,
 )
-for module in (commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site):
+for module in (commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site, commands_web):
     app.add_typer(module.commands)
 
 
@@ -57,6 +57,7 @@ def _root(
     """Daily Star Battle and Queens puzzles: verify, solve, grade, explain and generate boards, and run the pipeline."""
     if context.invoked_subcommand is None:  # `starbattle` alone: its help
         typer.echo(context.get_help())
+
 
 # The signal that stopped the command. Typer turns the KeyboardInterrupt raised for it into a plain status 130, so
 # the handler notes the signal for `main` to report.

@@ -10,15 +10,15 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from typing import Any
 
 import numpy as np
 import typer
 
-from starbattle_core.counter import Solutions, count_solutions
+from starbattle_core.counter import Solutions
 from starbattle_core.layouts import count_layouts, layout_to_cells, sample_layouts
-from starbattle_core.puzzle import Cells, InputError, cells_to_coords
+from starbattle_core.puzzle import Cells, InputError
 from starbattle_core.render import render_board
+from starbattle_core.svg import PIECES, puzzle_game
 
 from .puzzle_input import (
     PATH_HELP,
@@ -30,6 +30,7 @@ from .puzzle_input import (
     plain_terminal,
     puzzle_label,
 )
+from .records import coords, verify_record, write_solve_record
 
 # This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
 commands = typer.Typer()
@@ -47,10 +48,6 @@ def _layouts(context: typer.Context) -> None:
     """Count or sample full star layouts (K per row and column, none touching)."""
     if context.invoked_subcommand is None:  # `starbattle layouts` alone: its help
         typer.echo(context.get_help())
-
-
-def _coords(mask: Cells, size: int) -> list[list[int]]:
-    return [list(rc) for rc in cells_to_coords(mask, size)]
 
 
 def _count_phrase(count: int, exact: bool) -> str:
@@ -80,33 +77,22 @@ def verify(
     puzzles = load_puzzles(path, stars)
     failures = 0
     for index, puzzle in enumerate(puzzles, 1):
-        with deadline(timeout, puzzle_label(puzzle, index)):
-            result = count_solutions(puzzle, limit=2)
-        unique = result.count == 1 and result.exact
-        found = result.solutions[0] if result.solutions else None
+        label = puzzle_label(puzzle, index)
+        with deadline(timeout, label):
+            record = verify_record(puzzle, label)
         # A file's solution is checked against the rules on reading; a unique count must land on it.
-        mismatch = unique and puzzle.solution is not None and found != puzzle.solution
-        failures += not unique or mismatch
+        mismatch = record["matches_file"] is False
+        failures += not record["unique"] or mismatch
         if as_json:
-            record: dict[str, Any] = {
-                "id": puzzle_label(puzzle, index),
-                "count": result.count,
-                "exact": result.exact,
-                "solution": None if found is None else _coords(found, puzzle.size),
-                "ms": round(result.ms, 3),
-                "nodes": result.nodes,
-                "unique": unique,
-                "matches_file": None if puzzle.solution is None or found is None else found == puzzle.solution,
-            }
             typer.echo(json.dumps(record))
             continue
         if mismatch:
             verdict = "unique, but NOT the file's solution"
-        elif unique:
+        elif record["unique"]:
             verdict = "unique"
         else:
-            verdict = f"NOT unique: {_count_phrase(result.count, result.exact)}"
-        typer.echo(f"{puzzle_label(puzzle, index)}: {verdict} ({result.ms:.1f} ms, {result.nodes} nodes)")
+            verdict = f"NOT unique: {_count_phrase(record['count'], record['exact'])}"
+        typer.echo(f"{label}: {verdict} ({record['ms']:.1f} ms, {record['nodes']} nodes)")
     if not as_json:
         typer.echo(f"{len(puzzles) - failures} of {len(puzzles)} puzzles unique")
     raise typer.Exit(1 if failures else 0)
@@ -137,34 +123,28 @@ def solve(
     unsolved = 0
     for index, puzzle in enumerate(puzzles, 1):
         label = puzzle_label(puzzle, index)
+        if as_json:
+            # One JSON object a line, written as the solutions come (records.py).
+            with deadline(timeout, label):
+                found = write_solve_record(puzzle, label, limit, lambda piece: typer.echo(piece, nl=False))
+            typer.echo("")
+            unsolved += found == 0
+            continue
         solutions = Solutions(puzzle)
         found = 0
         start = time.perf_counter()
-        if as_json:
-            # One JSON object a line as before, written as the solutions come: the list is never held.
-            typer.echo(f'{{"id": {json.dumps(label)}, "solutions": [', nl=False)
-        else:
-            per_unit = f"{puzzle.stars} star{'s' if puzzle.stars > 1 else ''} per unit"
-            typer.echo(f"{label}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
+        piece = PIECES[puzzle_game(puzzle.game)][0]  # star, or queen on a Queens board
+        per_unit = f"{puzzle.stars} {piece}{'s' if puzzle.stars > 1 else ''} per unit"
+        typer.echo(f"{label}: {puzzle.game} {puzzle.size}x{puzzle.size}, {per_unit}")
         with deadline(timeout, label):
             for solution in itertools.islice(solutions, limit):
-                if as_json:
-                    typer.echo(("" if not found else ", ") + json.dumps(_coords(solution, puzzle.size)), nl=False)
-                else:
-                    typer.echo(
-                        render_board(puzzle, solution, puzzle.all_cells & ~solution, letters=letters, ascii=plain)
-                    )
+                typer.echo(render_board(puzzle, solution, puzzle.all_cells & ~solution, letters=letters, ascii=plain))
                 found += 1
         ms = (time.perf_counter() - start) * 1000.0
         unsolved += found == 0
-        exact = found < limit  # as a count says it: stopped at the limit, there may be more
-        if as_json:
-            tail = {"count": found, "exact": exact, "ms": round(ms, 3), "nodes": solutions.nodes}
-            typer.echo("], " + json.dumps(tail)[1:])
-            continue
         if not found:
             typer.echo(render_board(puzzle, 0, 0, letters=letters, ascii=plain))
-        typer.echo(f"{_count_phrase(found, exact)}; {ms:.1f} ms, {solutions.nodes} nodes\n")
+        typer.echo(f"{_count_phrase(found, found < limit)}; {ms:.1f} ms, {solutions.nodes} nodes\n")
     raise typer.Exit(1 if unsolved else 0)
 
 
@@ -206,6 +186,6 @@ def layouts_sample(
         for number, rows in enumerate(sample_layouts(size, stars, min(SAMPLE_CHUNK, count - start), rng), start + 1):
             cells = layout_to_cells(rows)
             if as_json:
-                typer.echo(json.dumps({"size": size, "stars": stars, "seed": seed, "cells": _coords(cells, size)}))
+                typer.echo(json.dumps({"size": size, "stars": stars, "seed": seed, "cells": coords(cells, size)}))
             else:
                 typer.echo(("\n" if number > 1 else "") + _layout_picture(cells, size, plain))

@@ -8,13 +8,11 @@ weights come from the `grading:` section of the config file.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import typer
 
-from starbattle_core.grader import Grade, GradingConfig, walkthrough_json, walkthrough_text
+from starbattle_core.grader import Grade, GradingConfig, walkthrough_text
 from starbattle_core.grader import grade as grade_puzzle
-from starbattle_core.puzzle import Puzzle
 
 from .puzzle_input import (
     PATH_HELP,
@@ -27,6 +25,7 @@ from .puzzle_input import (
     printable_puzzle,
     puzzle_label,
 )
+from .records import explain_record, grade_summary, graded
 
 # This module's commands; starbattle_cli/app.py adds them to the `starbattle` command.
 commands = typer.Typer()
@@ -40,46 +39,6 @@ def _grading() -> GradingConfig:
     from flows.settings import load_settings  # the config loader lives with the pipeline; no Prefect import
 
     return load_settings().grading
-
-
-def _summary(puzzle: Puzzle, index: int, result: Grade) -> dict[str, Any]:
-    hardest = result.hardest
-    fun = result.experience
-    return {
-        "id": puzzle_label(puzzle, index),
-        "game": puzzle.game,
-        "size": puzzle.size,
-        "stars": puzzle.stars,
-        "solved": result.solved,
-        "difficulty": result.difficulty,
-        # A board the grader could not solve has no band: its difficulty is only where the grader stopped.
-        "band": result.band if result.solved else None,
-        "steps": len(result.steps),
-        "hardest": None
-        if hardest is None
-        else {
-            "technique": hardest.technique,
-            "code": hardest.code,
-            "cost": hardest.cost,
-            "step": result.hardest_position,
-        },
-        "climax": fun.climax,
-        "fun": fun.fun,
-        "experience": {
-            "climax": fun.climax,
-            "aha": fun.aha,
-            "follow_up": fun.follow_up,
-            "grind": fun.grind,
-            "features": dict(fun.features),
-            "parts": dict(fun.parts),
-        },
-        "open": result.open.bit_count(),
-        "contradiction": result.contradiction,
-        # the solver's version under both names: `version` for scripts that read it, `solver_version` as in
-        # `generate --json` and `show --json`, where `version` is the generator's
-        "version": result.version,
-        "solver_version": result.version,
-    }
 
 
 def _plural(count: int, noun: str) -> str:
@@ -119,12 +78,11 @@ def grade(
     config = _grading()
     stuck = 0
     for index, puzzle in enumerate(puzzles, 1):
-        with deadline(timeout, puzzle_label(puzzle, index)):
-            # No chains for people: the summary reads none of them, and building them is about a third of a
-            # 14x14 grade (the steps, difficulty, band and scores are the same; `explain` keeps them).
-            result = grade_puzzle(puzzle, config, max_cost=max_cost, chains=False)
+        label = puzzle_label(puzzle, index)
+        with deadline(timeout, label):
+            result = graded(puzzle, config, max_cost)
         stuck += not result.solved
-        summary = _summary(puzzle, index, result)
+        summary = grade_summary(puzzle, label, result)
         if as_json:
             print(json.dumps(summary))
             continue
@@ -158,12 +116,10 @@ def explain(
     config = _grading()
     ascii = plain_terminal()
     for index, puzzle in enumerate(puzzles, 1):
-        result = grade_puzzle(puzzle, config, max_cost=max_cost)
         if as_json:
-            record = walkthrough_json(puzzle, result)
-            record["id"] = puzzle_label(puzzle, index)
-            print(json.dumps(record))
-        else:
-            if index > 1:
-                print()
-            print(walkthrough_text(printable_puzzle(puzzle), result, config, ascii=ascii), end="")
+            print(json.dumps(explain_record(puzzle, puzzle_label(puzzle, index), config, max_cost)))
+            continue
+        result = grade_puzzle(puzzle, config, max_cost=max_cost)
+        if index > 1:
+            print()
+        print(walkthrough_text(printable_puzzle(puzzle), result, config, ascii=ascii), end="")

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
-from starbattle_core.formats import read_puzzles
-from starbattle_core.puzzle import InputError, Puzzle
+from starbattle_core.formats import MAX_INPUT_BYTES, parse_puzzles, puzzle_from_json, read_puzzles
+from starbattle_core.grader.hint import marks_from_json
+from starbattle_core.puzzle import Cells, InputError, Puzzle, PuzzleError
 
 PATH_HELP = "A puzzle file (JSON Lines, JSON, puzz.link URLs or text pictures), or - for standard input."
 STARS_HELP = "Stars per unit for text pictures that do not say (a 'stars: K' line)."
@@ -87,3 +90,70 @@ def plain_terminal() -> bool:
     except (UnicodeEncodeError, LookupError):
         return True
     return False
+
+
+def read_text(path: str) -> tuple[str, str]:
+    """The text of a file (or of standard input for `-`) and the name errors give it."""
+    content: str | bytes
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test may swap in a text-only stream
+        content = stream.read(MAX_INPUT_BYTES + 1)
+        name = "<stdin>"
+    else:
+        try:
+            with open(path, "rb") as handle:
+                content = handle.read(MAX_INPUT_BYTES + 1)
+        except OSError as error:
+            raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+        name = path
+    if len(content) > MAX_INPUT_BYTES:
+        raise InputError(f"{name}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB, the limit for a puzzle file")
+    if isinstance(content, bytes):
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise PuzzleError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
+    return content, name
+
+
+def player_boards(content: str, name: str, stars: int | None = None) -> list[tuple[Puzzle, Cells, Cells]]:
+    """Every board of a text with the player's star and empty masks (what `hint` reads): JSON (one object, an array,
+    or JSON Lines) whose objects may carry "marks"; any other format `parse_puzzles` reads (puzz.link URLs, text
+    pictures), with no marks beyond the board's givens. Bad input is one InputError naming where."""
+    if not content.strip():
+        raise PuzzleError(f"{name}: no board in it (the input is empty)")
+    if not content.lstrip().startswith(("{", "[")):
+        boards = [(puzzle, 0, 0) for puzzle in itertools.islice(parse_puzzles(content, name, stars=stars), MAX_PUZZLES)]
+        if not boards:
+            raise PuzzleError(f"{name}: no board in it")
+        return boards
+    objects: list[tuple[str, Any]]
+    try:
+        whole = json.loads(content)
+    except (ValueError, RecursionError):
+        objects = []
+        for number, line in enumerate(content.splitlines(), 1):
+            if line.strip():
+                try:
+                    objects.append((f"{name} line {number}", json.loads(line)))
+                except (ValueError, RecursionError) as error:
+                    raise PuzzleError(f"{name} line {number}: not JSON ({error})") from None
+    else:
+        items = whole if isinstance(whole, list) else [whole]
+        objects = [(f"{name} board {i + 1}" if isinstance(whole, list) else name, item) for i, item in enumerate(items)]
+    if not objects:
+        raise PuzzleError(f"{name}: no board in it")
+    return [player_board(obj, where) for where, obj in objects[: MAX_PUZZLES + 1]]
+
+
+def player_board(obj: Any, where: str, marks: Any = None) -> tuple[Puzzle, Cells, Cells]:
+    """One board from its JSON object with the player's marks: the object's own "marks", or `marks` given beside it
+    (not both)."""
+    puzzle = puzzle_from_json(obj, where=where)
+    if "marks" in obj and marks is not None:
+        raise PuzzleError(f"{where}: marks given twice (in the board and beside it): give them once")
+    try:
+        stars, empties = marks_from_json(obj.get("marks", {}) if marks is None else marks, puzzle.size)
+    except PuzzleError as error:
+        raise PuzzleError(f"{where}: {error}") from None
+    return puzzle, stars, empties

@@ -2,15 +2,19 @@
 
 The picture is one standalone ``<svg>`` element: regions filled from a colour-blind-safe palette, thin grid lines,
 thick lines wherever two neighbouring cells lie in different regions (and around the board), row labels 1..N down
-the left and column labels 1..N along the top (the R#C# of the walkthrough sentences), stars as five-pointed stars,
-cells known empty as small dots, highlighted cells with a heavy outline.
+the left and column labels 1..N along the top (the R#C# of the walkthrough sentences), each region's letter (the one the
+sentences name it by) small in the top-left corner of its first cell, clear of the place a mark takes, stars as
+five-pointed stars (on Queens boards, queens as crowns), cells known empty as small dots, highlighted cells with a
+heavy outline.
 
 Colours alone never carry the regions: the thick borders do, so the board reads in grey scale and to colour-blind
 eyes. Neighbouring regions still get different fills (a greedy colouring of the region adjacency graph, using the
 least-used allowed colour first so the palette spreads over the board).
 
 Page scripts find every cell as ``<rect class="cell" data-r="R" data-c="C" id="{prefix}-R-C">`` (0-based) and its
-mark inside ``<g class="mark" id="{prefix}-mark-R-C">``; ids carry a prefix so several boards fit on one page.
+mark inside ``<g class="mark" id="{prefix}-mark-R-C">``; ids carry a prefix so several boards fit on one page. The
+root element carries the game's piece for scripts that draw marks of their own: ``data-piece`` ("star" or "queen")
+and ``data-piece-path``, its outline as path data around (0, 0) with radius 1, to be translated and scaled.
 
 >>> from starbattle_core.puzzle import Puzzle
 >>> board = Puzzle.from_grid([[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]], stars=1)
@@ -77,14 +81,35 @@ def region_colours(puzzle: Puzzle) -> list[str]:
     return [REGION_PALETTE[i] for i in chosen]
 
 
-def _star_points(cx: float, cy: float, radius: float) -> str:
-    """A five-pointed star centred on (cx, cy), point up, inner radius 0.4 of the outer."""
+def _star_outline() -> tuple[tuple[tuple[float, float], ...], ...]:
+    """A five-pointed star around (0, 0), radius 1, point up, inner radius 0.4 of the outer."""
     points = []
     for k in range(10):
-        r = radius if k % 2 == 0 else radius * 0.4
+        r = 1.0 if k % 2 == 0 else 0.4
         angle = math.pi / 2 + k * math.pi / 5
-        points.append(f"{cx + r * math.cos(angle):.1f},{cy - r * math.sin(angle):.1f}")
-    return " ".join(points)
+        points.append((r * math.cos(angle), -r * math.sin(angle)))
+    return (tuple(points),)
+
+
+# A crown around (0, 0), radius 1: three points over a band, then the band beneath, a gap between them.
+CROWN = (
+    ((-0.9, 0.45), (-0.95, -0.45), (-0.45, 0.0), (0.0, -0.75), (0.45, 0.0), (0.95, -0.45), (0.9, 0.45)),
+    ((-0.9, 0.6), (0.9, 0.6), (0.9, 0.85), (-0.9, 0.85)),
+)
+# Each game's piece: its name in the sentences, the CSS class of its mark, its outline.
+PIECES = {"starbattle": ("star", "star", _star_outline()), "queens": ("queen", "crown", CROWN)}
+
+
+def piece_path(game: str, cx: float = 0.0, cy: float = 0.0, radius: float = 1.0, digits: int = 1) -> str:
+    """The game's piece as SVG path data, centred on (cx, cy) with the given radius."""
+    return "".join(
+        "M" + "L".join(f"{cx + radius * px:.{digits}f},{cy + radius * py:.{digits}f}" for px, py in outline) + "Z"
+        for outline in PIECES[puzzle_game(game)][2]
+    )
+
+
+def puzzle_game(game: str) -> str:
+    return game if game in PIECES else "starbattle"
 
 
 def board_svg(
@@ -97,6 +122,7 @@ def board_svg(
     labels: bool = True,
     title: str | None = None,
     id_prefix: str = "b",
+    letters: bool = True,
 ) -> str:
     """The board with the given marks (on top of the puzzle's own givens) as one standalone SVG element."""
     n = puzzle.size
@@ -114,9 +140,11 @@ def board_svg(
     def y(r: int) -> int:
         return y0 + r * cell
 
+    piece, piece_class, _ = PIECES[puzzle_game(puzzle.game)]
     opening = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{side}" height="{side}" '
-        f'viewBox="0 0 {side} {side}" font-family="Helvetica, Arial, sans-serif">'
+        f'viewBox="0 0 {side} {side}" font-family="Helvetica, Arial, sans-serif" data-game="{escape(puzzle.game)}" '
+        f'data-piece="{piece}" data-piece-path="{piece_path(puzzle.game, digits=3)}">'
     )
     parts = [opening]
     if title:
@@ -156,6 +184,15 @@ def board_svg(
         f'<rect class="outline" x="{x0}" y="{y0}" width="{n * cell}" height="{n * cell}" fill="none" '
         f'stroke="{INK}" stroke-width="{width * 1.5:.1f}"/>'
     )
+    if letters:
+        size = round(cell * 0.27)
+        for region, mask in enumerate(puzzle.region_masks):
+            r, c = divmod((mask & -mask).bit_length() - 1, n)  # the region's first cell in reading order
+            parts.append(
+                f'<text class="region-letter" x="{x(c) + cell * 0.06:.1f}" y="{y(r) + cell * 0.05 + size * 0.78:.1f}" '
+                f'font-size="{size}" font-weight="bold" fill="{INK}" fill-opacity="0.75">'
+                f"{escape(puzzle.unit_label('region', region))}</text>"
+            )
     for index in range(n * n):
         r, c = divmod(index, n)
         bit = 1 << index
@@ -163,7 +200,8 @@ def board_svg(
         given = " given" if (puzzle.given_stars | puzzle.given_empty) & bit else ""
         mark = ""
         if stars & bit:
-            mark = f'<polygon class="star{given}" points="{_star_points(cx, cy, cell * 0.36)}" fill="{INK}"/>'
+            shape = piece_path(puzzle.game, cx, cy, cell * 0.36)
+            mark = f'<path class="{piece_class}{given}" d="{shape}" fill="{INK}"/>'
         elif empties & bit:
             mark = f'<circle class="dot{given}" cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.08:.1f}" fill="{INK}"/>'
         parts.append(f'<g class="mark" id="{id_prefix}-mark-{r}-{c}">{mark}</g>')

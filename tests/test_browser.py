@@ -1,13 +1,19 @@
-"""The published page in a real browser: headless Chromium (the Debian package, driven by Playwright) opens the
-site from disk, with every request that is not a file of the site refused and counted.
+"""The published page and the solver page in a real browser: headless Chromium (the Debian package, driven by
+Playwright) opens the site from disk, with every request that is not a file of the site refused and counted, and
+then through `starbattle web` (a process of its own), the solver page too.
 
-A player's clicks place dots and stars; Hint outlines the cells of the first step of the stored solve path not yet
-made; Check and Hint name a wrong mark; Reveal places the solution; the walkthrough draws every step with its
-cells; the print view has one board per page and no controls. Screenshots go to $STARBATTLE_SCREENSHOTS when set.
+A player's clicks place dots and stars (crowns on Queens boards, whose every sentence, button and heading says
+queen); the keyboard does too; undo and redo; the marks and the time survive a reload; the timer pauses while the
+page is hidden; Hint outlines the cells of the first step of the stored solve path not yet made; Check and Hint name
+a wrong mark; Reveal places the solution; the walkthrough draws every step with its cells; every board shows its
+region letters; a phone-wide screen holds the board; the print view has one board per page and no controls. On
+the solver page a pasted or painted board is drawn by the server's renderer, and Check, Hint, Explain and Solve
+answer what the API does. Screenshots go to $STARBATTLE_SCREENSHOTS when set.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -17,12 +23,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import shared_file
 from playwright.sync_api import sync_playwright
 from site_day import DAY, store_day, write_config
+from web_server import WebServer, web_server
 
 from flows.db import open_database
 from flows.site import publish_day
 from flows.store import day_boards
+from starbattle_core.formats import puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
+from starbattle_core.puzzle import cells_to_coords
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # No update checks, no sync, no first-run pages: the browser makes no request of its own.
@@ -146,7 +156,7 @@ def test_hint_outlines_the_next_step_of_the_solve_path(page: Any, site: Path) ->
     steps = record(site)["boards"][2]["steps"]
     hint = page.locator("#board-2 button.hint")
     hint.click()
-    assert outlined(page, "#board-2 g.play-highlight rect.hint") == step_cells(steps[0])
+    assert outlined(page, "#board-2 .play rect.cell.hint") == step_cells(steps[0])
     assert steps[0]["sentence"] in page.locator("#board-2 .message").text_content()
     # Make the first two steps the way a player does (one click a dot, two a star): the hint moves to the third.
     for step in steps[:2]:
@@ -156,7 +166,7 @@ def test_hint_outlines_the_next_step_of_the_solve_path(page: Any, site: Path) ->
             cell(page, 2, r, c).click()
             cell(page, 2, r, c).click()
     hint.click()
-    assert outlined(page, "#board-2 g.play-highlight rect.hint") == step_cells(steps[2])
+    assert outlined(page, "#board-2 .play rect.cell.hint") == step_cells(steps[2])
     assert f"Step 3 of {len(steps)}" in page.locator("#board-2 .message").text_content()
     shoot(page, "hint", "#board-2 .play")
 
@@ -168,14 +178,14 @@ def test_a_wrong_mark_is_named_and_reveal_solves(page: Any, site: Path) -> None:
     cell(page, 4, r, c).click()
     cell(page, 4, r, c).click()  # a star where the solution has none
     page.locator("#board-4 button.check").click()
-    assert outlined(page, "#board-4 g.play-highlight rect.wrong") == {(r, c)}
+    assert outlined(page, "#board-4 .play rect.cell.wrong") == {(r, c)}
     assert f"R{r + 1}C{c + 1}" in page.locator("#board-4 .message").text_content()
     page.locator("#board-4 button.hint").click()
     assert "No step follows from a wrong mark" in page.locator("#board-4 .message").text_content()
     page.locator("#board-4 button.reveal").click()
-    assert outlined(page, "#board-4 g.play-marks .star") == solution
+    assert outlined(page, "#board-4 g.play-marks .piece") == solution
     page.locator("#board-4 button.check").click()
-    assert page.locator("#board-4 .message").text_content() == "Solved: every star is in place."
+    assert page.locator("#board-4 .message").text_content() == "Solved: every queen is in place."
 
 
 def test_the_walkthrough_shows_every_step_with_its_cells(page: Any, site: Path) -> None:
@@ -185,7 +195,7 @@ def test_the_walkthrough_shows_every_step_with_its_cells(page: Any, site: Path) 
         const cells = selector => Array.from(
             pic.querySelectorAll(selector), e => [Number(e.dataset.r), Number(e.dataset.c)]);
         return {pictures: pic.querySelectorAll('svg').length, outlined: cells('g.play-highlight rect'),
-                stars: cells('g.play-marks .star'), text: item.textContent};
+                stars: cells('g.play-marks .piece'), text: item.textContent};
     })"""
     for index, board in enumerate(record(site)["boards"]):
         page.locator(f"#board-{index} details.walkthrough summary").click()
@@ -225,3 +235,194 @@ def test_the_archive_opens_from_disk_and_links_the_day(page: Any, site: Path) ->
     page.wait_for_url(f"**/{DAY.isoformat()}/index.html")
     page.wait_for_load_state("load")
     assert page.locator("section.board").count() == 7
+
+
+def marks_of(tab: Any, scope: str, kind: str) -> set[tuple[int, int]]:
+    return outlined(tab, f"{scope} g.play-marks .{kind}")
+
+
+def test_every_board_shows_its_region_letters_and_queens_boards_say_queen(page: Any, site: Path) -> None:
+    for index, board in enumerate(record(site)["boards"]):
+        letters = page.eval_on_selector_all(
+            f"#board-{index} .play text.region-letter", "ts => ts.map(t => t.textContent)"
+        )
+        assert sorted(letters) == [chr(ord("A") + i) for i in range(board["size"])]
+        section = page.locator(f"#board-{index}")
+        words = " ".join(
+            section.locator(selector).first.text_content() for selector in ("h2", ".rules", ".controls", ".message")
+        ).lower()
+        queens = board["game"] == "queens"
+        assert ("queen" in words) == queens and ("star" in words) != queens, words
+        assert page.locator(f"#board-{index} .play svg").get_attribute("data-piece") == ("queen" if queens else "star")
+    cell(page, 5, 2, 2).click()
+    cell(page, 5, 2, 2).click()
+    assert marks_of(page, "#board-5", "crown") == {(2, 2)} and page.locator("#board-5 g.play-marks .star").count() == 0
+    shoot(page, "queens", "#board-5")
+
+
+def test_undo_redo_keyboard_and_progress_kept_across_a_reload(page: Any) -> None:
+    for _ in range(2):
+        cell(page, 1, 0, 0).click()  # a star
+    cell(page, 1, 5, 5).click()  # a dot
+    page.locator("#board-1 button.undo").click()
+    assert marks_of(page, "#board-1", "dot") == set() and marks_of(page, "#board-1", "star") == {(0, 0)}
+    page.locator("#board-1 button.redo").click()
+    assert marks_of(page, "#board-1", "dot") == {(5, 5)}
+    # The keyboard: the cursor starts on the last cell clicked; arrows move it, "." dots, "s" stars, Ctrl+Z undoes.
+    page.locator("#board-1 .play").focus()
+    for key in ("ArrowDown", "ArrowRight", ".", "ArrowRight", "s"):
+        page.keyboard.press(key)
+    assert marks_of(page, "#board-1", "dot") == {(5, 5), (6, 6)} and (6, 7) in marks_of(page, "#board-1", "star")
+    page.keyboard.press("Control+z")
+    assert (6, 7) not in marks_of(page, "#board-1", "star")
+    # The timer runs while the player plays, and pauses while the page is hidden.
+    timer = page.locator("#board-1 .timer")
+    assert "paused" not in (timer.get_attribute("class") or "")
+    page.evaluate(
+        """() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+                   document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
+    assert "paused" in (timer.get_attribute("class") or "")
+    page.reload()
+    assert marks_of(page, "#board-1", "star") == {(0, 0)} and marks_of(page, "#board-1", "dot") == {(5, 5), (6, 6)}
+    assert "as you left them" in page.locator("#board-1 .message").text_content()
+
+
+def test_a_phone_wide_screen_holds_the_board(browser: Any, site: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+    tab = context.new_page()
+    tab.goto((site / DAY.isoformat() / "index.html").as_uri())
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    for index in range(7):
+        box = tab.locator(f"#board-{index} .play svg").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    tab.locator("#board-0 .play rect.cell[data-r='0'][data-c='0']").tap()
+    assert outlined(tab, "#board-0 g.play-marks .dot") == {(0, 0)}
+    shoot(tab, "phone")
+    context.close()
+
+
+# --- through `starbattle web`: the same site served, and the solver page -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    with web_server(tmp_path_factory.mktemp("served"), site) as running:
+        yield running
+
+
+@pytest.fixture
+def solver(browser: Any, served: WebServer) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1000, "height": 1300})
+    refused: list[str] = []
+
+    def only_the_server(route: Any) -> None:
+        if route.request.url.startswith(served.url):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    errors: list[str] = []
+    tab = context.new_page()
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.goto(served.url + "solve")
+    yield tab
+    context.close()
+    assert errors == [] and refused == [], (errors, refused)
+
+
+def load_board(tab: Any, text: str) -> None:
+    tab.locator("#puzzle-input").fill(text)
+    tab.locator("#load").click()
+    tab.wait_for_selector("#board svg rect.cell")
+
+
+def wait_for_message(tab: Any, words: str) -> str:
+    tab.wait_for_function("words => document.querySelector('#message').textContent.includes(words)", arg=words)
+    return tab.locator("#message").text_content()
+
+
+def test_the_solver_page_checks_hints_explains_and_solves_a_pasted_board(solver: Any, served: WebServer) -> None:
+    puzzle = next(read_jsonl(str(shared_file("starbattle/handmade.jsonl"))))
+    load_board(solver, puzzle_to_text(dataclasses.replace(puzzle, solution=None)))
+    n = puzzle.size
+    assert solver.locator("#board rect.cell").count() == n * n
+    assert solver.locator("#board text.region-letter").count() == n
+    solution = [list(rc) for rc in cells_to_coords(puzzle.solution, n)]
+    off = next([r, c] for r in range(n) for c in range(n) if [r, c] not in solution)
+    # A right star: the hint is the API's next step from it, its cells outlined on the board.
+    for _ in range(2):
+        solver.locator(f"#board rect.cell[data-r='{solution[0][0]}'][data-c='{solution[0][1]}']").click()
+    solver.locator("#hint").click()
+    expected = served.post("hint", {"puzzle": puzzle_to_json(puzzle), "marks": {"stars": solution[:1]}})[1]
+    wait_for_message(solver, expected["sentence"])
+    assert outlined(solver, "#board rect.cell.hint") == {tuple(rc) for rc in expected["stars"] + expected["empties"]}
+    shoot(solver, "solve-hint")
+    # A wrong star: Check names it.
+    for _ in range(2):
+        solver.locator(f"#board rect.cell[data-r='{off[0]}'][data-c='{off[1]}']").click()
+    solver.locator("#check").click()
+    assert f"R{off[0] + 1}C{off[1] + 1}" in wait_for_message(solver, "contradicts it")
+    assert outlined(solver, "#board rect.cell.wrong") == {tuple(off)}
+    # Undo takes it away, redo puts it back; a reload keeps the board and the marks.
+    solver.locator("#undo").click()
+    solver.locator("#undo").click()
+    assert marks_of(solver, "#board", "star") == {tuple(solution[0])}
+    solver.locator("#redo").click()
+    solver.reload()
+    solver.wait_for_selector("#board g.play-marks")
+    assert marks_of(solver, "#board", "dot") == {tuple(off)} and marks_of(solver, "#board", "star") == {
+        tuple(solution[0])
+    }
+    # Explain: the walkthrough, a picture per step; Solve: the solution's stars.
+    solver.locator("#explain").click()
+    wait_for_message(solver, "walkthrough")
+    steps = served.post("explain", {"puzzle": puzzle_to_json(puzzle)})[1]["steps"]
+    assert solver.locator("#walkthrough li.step").count() == len(steps)
+    assert solver.locator("#walkthrough li.step .pic svg").count() == len(steps)
+    shoot(solver, "solve")
+    solver.locator("#solve").click()
+    wait_for_message(solver, "the only one")
+    assert marks_of(solver, "#board", "star") == {tuple(rc) for rc in solution}
+
+
+def test_the_solver_page_says_queen_on_a_queens_board_and_reads_a_painted_one(solver: Any) -> None:
+    queens = next(p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.size == 9)
+    load_board(solver, puzzle_to_puzzlink(queens))
+    assert solver.locator("#board svg").get_attribute("data-piece") == "queen"
+    words = " ".join(solver.locator(s).text_content() for s in ("#board-title", "#rules", "#message")).lower()
+    assert "queen" in words and "star" not in words and "Queens" in solver.locator("#board-title").text_content()
+    for _ in range(2):
+        solver.locator("#board rect.cell[data-r='4'][data-c='4']").click()
+    assert marks_of(solver, "#board", "crown") == {(4, 4)}
+    # Paint the 5x5 board of the text-picture example, region by region.
+    rows = ["AAABC", "AAABC", "AADBC", "AEDBC", "AEEBB"]
+    solver.locator("#paint summary").click()
+    solver.locator("#paint-size").select_option("5")
+    solver.locator("#paint-new").click()
+    for r, row in enumerate(rows):
+        for c, letter in enumerate(row):
+            solver.locator(f"#paint-brushes button[data-brush='{ord(letter) - ord('A')}']").click()
+            solver.locator(f"#paint-grid rect.paint-cell[data-r='{r}'][data-c='{c}']").click()
+    solver.locator("#paint-use").click()
+    solver.wait_for_function("() => document.querySelectorAll('#board rect.cell').length === 25")
+    assert solver.locator("#puzzle-input").input_value().splitlines()[-5:] == rows
+    solver.locator("#check").click()
+    wait_for_message(solver, "one solution")
+
+
+def test_every_published_board_links_to_the_solver_and_back(solver: Any, served: WebServer, site: Path) -> None:
+    solver.goto(served.url)
+    solver.locator(f"a[href='{DAY.isoformat()}/index.html#board-2']").click()
+    solver.wait_for_url(f"**/{DAY.isoformat()}/index.html#board-2")
+    solver.locator("#board-2 a.solve-link").click()
+    solver.wait_for_url("**/solve?**")
+    solver.wait_for_selector("#board svg rect.cell")
+    board = record(site)["boards"][2]
+    assert solver.locator("#board rect.cell").count() == board["size"] ** 2
+    assert "solution" not in solver.url  # the address shows the board, never its solution
+    solver.locator("#back").click()
+    solver.wait_for_url(f"**/{DAY.isoformat()}/index.html#board-2")

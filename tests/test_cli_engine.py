@@ -156,6 +156,8 @@ def test_solve_shows_the_board_count_and_time(capsys, tmp_path) -> None:
     assert out.count("★") == 5 and "1 solution; " in out and " ms, " in out
     status, out, _ = run(capsys, "solve", path, "--ascii", "--letters")
     assert out.isascii() and out.count(" * ") == 5
+    queens = write_jsonl(tmp_path / "q.jsonl", [{"id": "five", "regions": FIVE, "game": "queens"}])
+    assert run(capsys, "solve", queens)[1].startswith("five: queens 5x5, 1 queen per unit\n")
 
 
 def test_solve_limit_and_json(capsys, tmp_path) -> None:

@@ -67,7 +67,9 @@ def test_unsolvable_board_is_stuck(capsys, monkeypatch) -> None:
 def test_grade_says_what_the_narrated_grade_says(capsys, monkeypatch) -> None:
     """`grade` leaves out the chains for people (only `explain` shows them): its every field must be the full,
     narrated grade's, on boards whose steps need chains (the archive's 10x10 hard ones)."""
-    from starbattle_cli.commands_grade import _grading, _summary
+    from starbattle_cli.commands_grade import _grading
+    from starbattle_cli.puzzle_input import puzzle_label
+    from starbattle_cli.records import grade_summary
     from starbattle_core.formats import puzzle_from_json
     from starbattle_core.grader import grade
 
@@ -82,7 +84,7 @@ def test_grade_says_what_the_narrated_grade_says(capsys, monkeypatch) -> None:
         puzzle = puzzle_from_json(json.loads(line))
         narrated = grade(puzzle, config)
         links += sum(len(step.chain) for step in narrated.steps)
-        assert record == json.loads(json.dumps(_summary(puzzle, index, narrated)))
+        assert record == json.loads(json.dumps(grade_summary(puzzle, puzzle_label(puzzle, index), narrated)))
     assert links > 0  # the boards do have chains to leave out
 
 

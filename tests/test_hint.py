@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_grader import random_regions
 
-from starbattle_core.formats import puzzle_to_json, read_jsonl
+from starbattle_core.formats import puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
 from starbattle_core.grader import grade
 from starbattle_core.grader.hint import hint
 from starbattle_core.puzzle import Puzzle, cells_to_coords, iter_cells
@@ -106,3 +106,30 @@ def test_hint_command(capsys, monkeypatch, tmp_path) -> None:
     status, out, err = run_starbattle(capsys, "hint", "-", stdin=bad, monkeypatch=monkeypatch)
     assert status == 2 and out == "" and "'marks.stars' cell [0, 99] is off the 10x10 board" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_hint_reads_every_format_the_other_commands_read(capsys, monkeypatch) -> None:
+    """A text picture (its given stars are the player's marks), a puzz.link URL and the JSON form give the same hint
+    for the same marks; a picture without its star count takes --stars."""
+    puzzle = next(read_jsonl(str(shared_file("starbattle/handmade.jsonl"))))
+    star = next(iter_cells(puzzle.solution))
+    r, c = divmod(star, puzzle.size)
+    picture = puzzle_to_text(puzzle).replace("stars:", f"given stars: R{r + 1}C{c + 1}\nstars:", 1)
+    answers = []
+    for text in (picture, _board_with_marks(puzzle, [[r, c]], [])):
+        status, out, err = run_starbattle(capsys, "hint", "-", "--json", stdin=text, monkeypatch=monkeypatch)
+        assert status == 0 and err == "", err
+        answers.append({key: value for key, value in json.loads(out).items() if key != "id"})
+    assert answers[0] == answers[1] and answers[0]["technique"] == "star neighbours"
+
+    status, out, _ = run_starbattle(
+        capsys, "hint", "-", "--json", stdin=puzzle_to_puzzlink(puzzle), monkeypatch=monkeypatch
+    )
+    assert status == 0 and json.loads(out)["status"] == "step"
+    bare = "\n".join(puzzle.region_rows())
+    status, _, err = run_starbattle(capsys, "hint", "-", stdin=bare, monkeypatch=monkeypatch)
+    assert status == 2 and "stars" in err and len(err.strip().splitlines()) == 1
+    status, out, _ = run_starbattle(
+        capsys, "hint", "-", "--stars", str(puzzle.stars), stdin=bare, monkeypatch=monkeypatch
+    )
+    assert status == 0 and "R" in out

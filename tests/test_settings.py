@@ -56,6 +56,24 @@ def test_config_hash_follows_the_settings() -> None:
     same = Settings().config_hash()
     assert Settings().config_hash() == same
     assert validate_settings({"pipeline": {"budget_seconds": 7}}).config_hash() != same
+    # How the web server serves boards makes no board: it leaves the fingerprint alone.
+    assert validate_settings({"web": {"workers": 4}}).config_hash() == same
+
+
+@pytest.mark.parametrize(
+    ("web", "problem"),
+    [
+        ({"time_limit": 0}, "web.time_limit: Input should be greater than 0"),
+        ({"workers": 0}, "web.workers: Input should be greater than or equal to 1"),
+        ({"client_limit": "many"}, "web.client_limit: Input should be a valid integer"),
+        ({"port": 80}, "web.port: unknown key"),
+    ],
+)
+def test_the_web_section_is_validated(web: dict, problem: str) -> None:
+    assert validate_settings({"web": {"time_limit": 2.5}}).web.time_limit == 2.5
+    with pytest.raises(ConfigError) as refused:
+        validate_settings({"web": web})
+    assert str(refused.value).startswith("settings: " + problem)
 
 
 @pytest.mark.parametrize(

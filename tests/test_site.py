@@ -209,5 +209,5 @@ def test_export_with_path_and_show_svg(capsys: pytest.CaptureFixture[str], tmp_p
     root = ElementTree.parse(paths[0]).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     assert len(root.findall(".//{http://www.w3.org/2000/svg}rect[@data-r]")) == 100
-    stars = len(root.findall(".//{http://www.w3.org/2000/svg}polygon"))
+    stars = len(root.findall(".//{http://www.w3.org/2000/svg}path[@class='star']"))
     assert stars == 20  # the solution's two stars in each of the ten rows

@@ -38,7 +38,26 @@ def test_marks_givens_and_highlights() -> None:
     assert picture.count('class="star"') == 1 and picture.count('class="star given"') == 1
     assert picture.count('class="dot"') == 2 and picture.count('class="dot given"') == 1
     assert picture.count('class="highlight"') == 2
-    assert re.search(r'id="b-mark-0-1"><polygon class="star"', picture)
+    assert re.search(r'id="b-mark-0-1"><path class="star"', picture)
+
+
+def test_every_region_shows_the_letter_the_sentences_name_it_by() -> None:
+    picture = board_svg(QUADRANTS)
+    letters = re.findall(r'<text class="region-letter" x="([\d.]+)" y="([\d.]+)"[^>]*>(\w)</text>', picture)
+    assert [letter for _, _, letter in letters] == ["A", "B", "C", "D"]
+    # In the top-left corner of the region's first cell: A's at R1C1, B's at R1C3, C's at R3C1, D's at R3C3.
+    corners = [(float(x), float(y)) for x, y, _ in letters]
+    assert corners[0][0] < corners[1][0] and corners[0][1] < corners[2][1] and corners[3] > corners[0]
+    named = Puzzle.from_grid(QUADRANTS.region_grid(), stars=1, region_names=("P", "Q", "R", "S"))
+    assert re.findall(r'class="region-letter"[^>]*>(\w)<', board_svg(named)) == ["P", "Q", "R", "S"]
+    assert "region-letter" not in board_svg(QUADRANTS, letters=False)
+
+
+def test_queens_boards_draw_crowns() -> None:
+    queens = Puzzle.from_grid(QUADRANTS.region_grid(), stars=1, game="queens")
+    picture = board_svg(queens, stars=1 << 1)
+    assert picture.count('class="crown"') == 1 and 'class="star' not in picture
+    assert 'data-piece="queen"' in picture and 'data-piece="star"' in board_svg(QUADRANTS)
 
 
 def test_labels_and_title_are_escaped_text() -> None:
