@@ -27,8 +27,8 @@ from flows import site, store
 from flows.artifacts import publish_day
 from flows.cluster import on_cluster, runner_chunks, started
 from flows.dates import date_range, parse_date, today
-from flows.liveness import mark_dead_runs
 from flows.funnel import run_rounds
+from flows.liveness import mark_dead_runs
 from flows.policy import (
     SlotWork,
     dates_to_fill,

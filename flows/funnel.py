@@ -16,9 +16,9 @@ waits in short steps and takes a Ctrl-C or SIGTERM there (flows/stop_request.py)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
-from prefect.futures import PrefectFuture
+from prefect.futures import PrefectWrappedFuture
 
 from flows.policy import SlotWork, take_round
 from flows.settings import Settings
@@ -72,17 +72,10 @@ def run_rounds(
         if batches:
             round_number += 1
             dealt = deal(batches, chunks)
-            ends = []
-            for number, chunk in enumerate(dealt, 1):
-                label = chunk_label(round_number, number, len(dealt), chunk, works)
-                # Tagged with the games and bands it carries, so the dashboard filters a slot's kind of work.
-                tags = sorted({value for index, _ in chunk for value in (works[index].slot.game, works[index].slot.band)})
-                result: list[Batch] | PrefectFuture[list[Batch]] = [batch for _, batch in chunk]
-                for stage in STAGE_TASKS:
-                    safe_point()
-                    parameters = {"batches": result, "label": label, **options}
-                    result = runner.submit(stage.with_options(tags=tags), parameters=parameters)
-                ends.append(result)
+            ends = [
+                submit_chain(runner, chunk, chunk_label(round_number, number, len(dealt), chunk, works), works, options)
+                for number, chunk in enumerate(dealt, 1)
+            ]
             wait_for_all(ends)
             parts: dict[int, list[Batch]] = {index: [] for index, _ in batches}
             for chunk, end in zip(dealt, ends, strict=True):
@@ -97,7 +90,22 @@ def run_rounds(
         publish()
 
 
-def wait_for_all(futures: Sequence[PrefectFuture[Any]]) -> None:
+def submit_chain(
+    runner: Any, chunk: Sequence[Part], label: str, works: Sequence[SlotWork], options: dict[str, Any]
+) -> PrefectWrappedFuture[list[Batch], Any]:
+    """Submit a chunk's six stage tasks, each given the stage before's future; the last stage's future."""
+    # Tagged with the games and bands the chunk carries, so the dashboard filters a slot's kind of work.
+    tags = sorted({value for index, _ in chunk for value in (works[index].slot.game, works[index].slot.band)})
+    batches: Any = [batch for _, batch in chunk]
+    for stage in STAGE_TASKS:
+        safe_point()
+        batches = runner.submit(
+            stage.with_options(tags=tags), parameters={"batches": batches, "label": label, **options}
+        )
+    return cast(PrefectWrappedFuture[list[Batch], Any], batches)
+
+
+def wait_for_all(futures: Sequence[PrefectWrappedFuture[Any, Any]]) -> None:
     """Return once every future has ended; a stop asked for meanwhile is taken within CHECK_SECONDS."""
     for future in futures:
         while not future.wrapped_future.done():

@@ -4,8 +4,8 @@ Generation is the generator's funnel as one task per stage (`sample_layouts`, `g
 `score_candidates`, `tune_candidates`, `verify_candidates`), each on a chunk of the round's batches: the flow chains
 them per chunk and round (flows/funnel.py), so a day is tens of task runs and the dashboard shows where the time
 goes. Tasks take and return plain picklable values (configs, the engine's `Batch`, ids), never engines or sessions,
-so the same tasks run on a Dask cluster's workers. The tasks that write to the database retry after a delay (a locked SQLite file, a PostgreSQL
-restart); their writes are single transactions, so a retry never doubles a row.
+so the same tasks run on a Dask cluster's workers. The tasks that write to the database retry after a delay (a
+locked SQLite file, a PostgreSQL restart); their writes are single transactions, so a retry never doubles a row.
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ STAGES = (
     ("tune_candidates", tune_stage, "Hill-climb the boards near their band; the final band, fun and looks gates."),
     ("verify_candidates", verify_stage, "The full counter: exactly the intended solution, or the board is dropped."),
 )
+
+
 def stage_task(name: str, stage: StageFunction, description: str) -> Task[..., list[Batch]]:
     """The Prefect task of one funnel stage: the engine's stage function on each batch of a chunk."""
 
@@ -81,12 +83,7 @@ def stage_task(name: str, stage: StageFunction, description: str) -> Task[..., l
     # The task's key (and the dashboard's grouping of its runs) follows the function's qualified name.
     run_stage.__qualname__ = run_stage.__name__ = name
     run_stage.__doc__ = description
-    return task(
-        run_stage,
-        name=name,
-        task_run_name=name + " {label}",
-        cache_policy=NO_CACHE,
-    )
+    return task(name=name, task_run_name=name + " {label}", cache_policy=NO_CACHE)(run_stage)
 
 
 STAGE_TASKS = tuple(stage_task(name, stage, description) for name, stage, description in STAGES)

@@ -14,7 +14,7 @@ import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from types import FrameType
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import typer
 
@@ -50,7 +50,7 @@ def _print_version(asked: bool) -> None:
 @app.callback(invoke_without_command=True)
 def _root(
     context: typer.Context,
-    show_version: bool = typer.Option(
+    show_version: bool = typer.Option(  # noqa: ARG001 (its callback prints the version)
         False, "--version", is_eager=True, callback=_print_version, help="Print the version and exit."
     ),
 ) -> None:

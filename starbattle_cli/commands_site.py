@@ -25,7 +25,7 @@ commands = typer.Typer()
 DEFAULT_SITE = "data/site"
 HINT_PATH_HELP = (
     "A board in any format the other commands read, or - for standard input. As JSON (an object, JSON Lines or an "
-    "array) each board may carry the player's marks: \"marks\" with \"stars\" and \"empties\", lists of "
+    'array) each board may carry the player\'s marks: "marks" with "stars" and "empties", lists of '
     "(row, column) pairs counted from 0; in a text picture its 'given stars' and 'given empty' lines are the marks."
 )
 

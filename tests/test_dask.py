@@ -3,7 +3,8 @@
 A real `distributed.LocalCluster` (two worker processes, TCP on loopback) stands in for `dask scheduler` plus
 `dask worker` on other machines. The same two-date backfill runs four ways, each a `starbattle backfill` process
 of its own against a fresh database: in-process, on a local cluster of its own and on the external cluster over
-SQLite, and on the external cluster over a real PostgreSQL server. `starbattle export` must print the same bytes for every date.
+SQLite, and on the external cluster over a real PostgreSQL server. `starbattle export` must print the same bytes for
+every date.
 """
 
 from __future__ import annotations

@@ -77,7 +77,9 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
         while True:
             assert process.poll() is None, f"serve stopped (exit {process.returncode}):\n{server.why()}"
             if "serving nightly" in log.read_text(errors="replace"):
-                ready = server.shell(f"{api_line()}\nuv run prefect deployment inspect 'backfill/backfill'", timeout=120)
+                ready = server.shell(
+                    f"{api_line()}\nuv run prefect deployment inspect 'backfill/backfill'", timeout=120
+                )
                 if ready.returncode == 0:
                     break
             assert time.monotonic() < deadline, f"serve did not register its deployments:\n{server.why()}"
@@ -100,9 +102,8 @@ def test_a_served_nightly_run_fills_its_date_on_the_process_pool(served: Served)
 
 def test_a_served_nightly_run_fills_its_date_in_process(served: Served) -> None:
     config = shlex.quote(str(served.folder / "inline.yaml"))
-    run = served.shell(
-        f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
-    )
+    command = f"uv run prefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
+    run = served.shell(f"{api_line()}\n{command}")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
 
