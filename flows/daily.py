@@ -61,9 +61,17 @@ class FillSummary:
 
 
 def fill_dates(
-    settings: Settings, dates: list[dt.date], force: bool, kind: str, progress_id: Any = None
+    settings: Settings,
+    dates: list[dt.date],
+    kind: str,
+    *,
+    replace: str | None = None,
+    only: str | None = None,
+    progress_id: Any = None,
 ) -> FillSummary:
-    """Fill every slot of `dates` (all slots again when `force`); see the module docstring."""
+    """Fill every empty slot of `dates`; see the module docstring. With `replace` (the reason recorded for each board
+    replaced), make every slot of the dates again, or with `only` that one slot, avoiding the day's other boards and
+    the one it replaces."""
     pipeline = settings.pipeline
     engine = database(pipeline.resolved_database_url())
     run_id = store.start_run(
@@ -78,15 +86,19 @@ def fill_dates(
     # A run killed mid-way left its row `running`: say it crashed, so stats and the dashboard tell the truth.
     mark_dead_runs(engine, run_id, pipeline.stale_run_seconds)
     summary = FillSummary(run_id=run_id, dates=dates)
-    complete = set() if force else store.complete_dates(engine, dates, [slot.name for slot in pipeline.slots])
+    names = [slot.name for slot in pipeline.slots]
+    complete = set() if replace is not None else store.complete_dates(engine, dates, names)
     summary.skipped = [date for date in dates if date in complete]
     works: list[SlotWork] = []
     chosen: dict[dt.date, dict[tuple[int, int], list[int]]] = {}
     for date in dates_to_fill(dates, complete):
-        taken = set() if force else store.scheduled_slots(engine, date)
-        chosen[date] = day_masks([] if force else store.day_boards(engine, date))
+        taken = set() if replace is not None else store.scheduled_slots(engine, date)
+        forced = replace is not None and only is None  # every slot again: the day's old boards are not kept
+        chosen[date] = day_masks([] if forced else store.day_boards(engine, date))
         for position, slot in slots_to_fill(pipeline.slots, taken):
-            attempt = store.next_attempt(engine, date, slot.name)
+            if only is not None and slot.name != only:
+                continue
+            attempt = store.next_attempt(engine, date, slot.name, after_published=only is not None)
             works.append(
                 start_work(pipeline, date, position, slot, attempt, chosen[date].get((slot.size, slot.stars), ()))
             )
@@ -99,7 +111,7 @@ def fill_dates(
 
         def publish() -> None:
             nonlocal done
-            _publish_ready(settings, run_id, works, chosen, force, summary)
+            _publish_ready(settings, run_id, works, chosen, replace, summary)
             if progress_id is not None and works and done != sum(work.final is not None for work in works):
                 done = sum(work.final is not None for work in works)
                 update_progress_artifact(progress_id, progress=100.0 * done / len(works))
@@ -117,11 +129,11 @@ def _publish_ready(
     run_id: int,
     works: list[SlotWork],
     chosen: dict[dt.date, dict[tuple[int, int], list[int]]],
-    force: bool,
+    replace: str | None,
     summary: FillSummary,
 ) -> None:
     for work in ready_to_publish(works):
-        _publish(settings, run_id, work, chosen[work.date], force, summary)
+        _publish(settings, run_id, work, chosen[work.date], replace, summary)
 
 
 def _publish(
@@ -129,14 +141,14 @@ def _publish(
     run_id: int,
     work: SlotWork,
     chosen: dict[tuple[int, int], list[int]],
-    force: bool,
+    replace: str | None,
     summary: FillSummary,
 ) -> None:
     """Settle one finished search: schedule its board, or record why not and go on with the next attempt."""
     pipeline = settings.pipeline
     url = pipeline.resolved_database_url()
     result = outcome(work, chosen, settings.generator.similarity_threshold)
-    replacing = (work.date, work.slot.name) if force else None
+    replacing = (work.date, work.slot.name) if replace is not None else None
     if result == "accepted" and published_before(database(url), puzzle_keys(work.search.board), replacing):
         result = "repeat"  # its map or layout was published on another day: on like a near-duplicate
     spent = effort(work, result)
@@ -155,7 +167,7 @@ def _publish(
         board = work.search.board
         assert board is not None and board.puzzle.solution is not None
         scheduled = schedule_board(
-            url, run_id, work.date, work.slot.name, work.position, accepted_board(board), spent, replace=force
+            url, run_id, work.date, work.slot.name, work.position, accepted_board(board), spent, replace
         )
         if scheduled is not None or work.slot.name in store.scheduled_slots(database(url), work.date):
             # Whether this run's board or a concurrent run's won the slot, the slot is now filled.
@@ -199,7 +211,7 @@ def _report(kind: str, settings: Settings, summary: FillSummary) -> State | None
     boards = [board for date in summary.dates for board in store.day_boards(engine, date)]
     stats = store.slot_stats(engine, run_id=summary.run_id)
     funnel = [row for work in summary.works for row in work.funnel]
-    publish_day(kind, summary.dates, boards, stats, funnel, pictures=kind == "daily")
+    publish_day(kind, summary.dates, boards, stats, funnel, pictures=kind != "backfill")
     site_dir = settings.pipeline.resolved_site_dir()
     if site_dir is not None:  # the last task: the public pages of the dates this run filled (flows/site.py)
         publish_site(settings.pipeline.resolved_database_url(), summary.dates, str(site_dir))
@@ -221,7 +233,7 @@ def daily(
     deployment runs it). A complete date is left alone unless `force`. `dask_address` overrides the config's."""
     settings = on_cluster(load_settings(config_path), dask_address)
     dates = _daily_dates(settings, date)
-    summary = fill_dates(settings, dates, force, kind)
+    summary = fill_dates(settings, dates, kind, replace="forced re-run" if force else None)
     return _report("daily", settings, summary) or _plain(summary)
 
 
@@ -242,7 +254,7 @@ def backfill(
     progress = cast(
         UUID, create_progress_artifact(progress=0.0, key="backfill-progress", description=f"{start}..{end}")
     )
-    summary = fill_dates(settings, dates, force, "backfill", progress_id=progress)
+    summary = fill_dates(settings, dates, "backfill", replace="forced re-run" if force else None, progress_id=progress)
     update_progress_artifact(progress, progress=100.0)
     create_table_artifact(
         key="backfill-summary",
@@ -258,6 +270,16 @@ def backfill(
         f"already complete.",
     )
     return _report("backfill", settings, summary) or _plain(summary)
+
+
+@flow(name="replace", flow_run_name="replace-{date}-{slot}", log_prints=True)
+def replace(date: str, slot: str, reason: str = "", config_path: str | None = None) -> dict[str, Any] | State:
+    """Make the board of one daily `slot` of `date` again, with its next attempt's seed: the replaced board stays in
+    the database, marked replaced by the new one with `reason`; the date's page and the feeds are published again."""
+    settings = load_settings(config_path)
+    why = reason or "replaced by an operator"
+    summary = fill_dates(settings, [parse_date(date)], "replace", replace=why, only=slot)
+    return _report("replace", settings, summary) or _plain(summary)
 
 
 def _plain(summary: FillSummary) -> dict[str, Any]:

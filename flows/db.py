@@ -103,13 +103,27 @@ class ScheduleEntry(SQLModel, table=True):
     run_id: int | None = Field(default=None, foreign_key="run.id")
 
 
+class Replacement(SQLModel, table=True):
+    """A published board an operator replaced (`starbattle replace`) or a forced re-run made again: the replaced
+    board's puzzle row stays, marked by this row with the board that took its place, when and why."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    date: dt.date = Field(index=True)
+    slot: str
+    puzzle_id: int = Field(foreign_key="puzzle.id", index=True)  # the replaced board
+    replaced_by: int = Field(foreign_key="puzzle.id")
+    reason: str
+    replaced_at: dt.datetime = Field(default_factory=_now)
+    run_id: int | None = Field(default=None, foreign_key="run.id")
+
+
 class Run(SQLModel, table=True):
     """One pipeline run, tied to its Prefect flow run when there is one."""
 
     id: int | None = Field(default=None, primary_key=True)
     flow_run_id: str | None = Field(default=None, index=True)
     name: str
-    kind: str  # nightly | backfill | manual
+    kind: str  # nightly | backfill | manual | replace
     started: dt.datetime = Field(default_factory=_now)
     ended: dt.datetime | None = None
     status: str = "running"  # running | completed | failed

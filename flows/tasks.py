@@ -104,10 +104,11 @@ def schedule_board(
     position: int,
     board: AcceptedBoard,
     effort: Effort,
-    replace: bool = False,
+    replace: str | None = None,
 ) -> int | None:
     """Store the board with its solve path, schedule entry and counters in one transaction; None when another run
-    took the slot first (this board is then discarded)."""
+    took the slot first (this board is then discarded). `replace`: the slot's board, if any, is replaced, for this
+    reason."""
     return store.save_board(
         database(database_url),
         run_id=run_id,

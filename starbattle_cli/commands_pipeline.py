@@ -230,6 +230,39 @@ def backfill(
 
 
 @commands.command()
+def replace(
+    date: str = typer.Option(..., "--date", help="The date whose board is replaced (YYYY-MM-DD)."),
+    slot: str = typer.Option(..., "--slot", help="The daily slot whose board is replaced."),
+    reason: str = typer.Option("", "--reason", help="Why, kept with the replaced board."),
+) -> None:
+    """Make one published board again with the slot's next attempt's seed; the replaced board stays in the database,
+    marked replaced, and the date's page and the feeds are published again."""
+    from flows import store
+    from flows.dates import parse_date
+    from flows.settings import load_settings
+    from starbattle_core.puzzle import InputError
+
+    settings = load_settings()
+    day = parse_date(date, "--date")
+    names = [entry.name for entry in settings.pipeline.slots]
+    if slot not in names:
+        raise InputError(f"--slot {slot!r}: not a daily slot (have {', '.join(names)})")
+    settings, engine = _open(settings)
+    if slot not in store.scheduled_slots(engine, day):
+        raise InputError(f"--slot {slot!r}: {day} has no board in it to replace (starbattle daily --date {day})")
+
+    def call() -> Any:
+        return _flows().replace(date=day.isoformat(), slot=slot, reason=reason, return_state=True)
+
+    with _progress(f"replace {day} {slot}", 1, lambda: 0):
+        result, failure = _run_flow(settings, "replace", call)
+    _print_day(engine, day)
+    if result is not None:
+        _print_counters(store.slot_stats(engine, run_id=result["run_id"]), "this run's counters")
+    _say_failure(failure)
+
+
+@commands.command()
 def regrade() -> None:
     """Recompute the solve paths stored under an older solver version."""
     settings, _engine = _open()

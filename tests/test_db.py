@@ -120,7 +120,7 @@ def test_one_board_per_date_and_slot(engine, real_puzzles) -> None:
         position=0,
         board=accepted(real_puzzles[1]),
         effort=EFFORT,
-        replace=True,
+        replace="forced re-run",
     )
     [board] = day_boards(engine, DAY)
     assert replaced is not None and board.puzzle_id == replaced

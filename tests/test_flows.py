@@ -42,6 +42,7 @@ def write_config(
     database_url: str | None = None,
     batch_size: int | None = None,
     stale_run_seconds: float | None = None,
+    site_dir: Path | None = None,
     name: str = "starbattle",
 ) -> str:
     pipeline: dict[str, Any] = {
@@ -54,6 +55,8 @@ def write_config(
         pipeline["batch_size"] = batch_size
     if stale_run_seconds is not None:
         pipeline["stale_run_seconds"] = stale_run_seconds
+    if site_dir is not None:
+        pipeline["site_dir"] = str(site_dir)
     if slots is not None:
         pipeline["slots"] = slots
     path = tmp_path / f"{name}.yaml"
@@ -170,6 +173,46 @@ def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> No
             rows = session.exec(select(ScheduleEntry, PuzzleRecord).where(ScheduleEntry.puzzle_id == PuzzleRecord.id))
             boards[config] = sorted((e.date, e.slot, p.regions, p.solution, p.difficulty, p.seed) for e, p in rows)
     assert len(boards[one]) == len(SMALL_SLOTS) and boards[one] == boards[pool]
+
+
+def test_replace_makes_a_slot_again_keeps_the_old_board_and_republishes(tmp_path: Path) -> None:
+    """An operator's `replace`: the slot's next attempt makes a new board, the replaced one stays in the database
+    marked replaced (reason and time), the other slots are untouched, the page and feeds are written again, the run
+    is recorded as a replace; and the same history on another database gives the same board."""
+    from flows import store
+    from flows.daily import daily, replace
+
+    day = dt.date.fromisoformat(DAY)
+    boards = {}
+    for name in ("first", "again"):
+        config = write_config(tmp_path, site_dir=tmp_path / f"site-{name}", name=name)
+        daily(date=DAY, config_path=config)
+        engine = database(load_settings(config).pipeline.resolved_database_url())
+        before = {board.slot: board for board in store.day_boards(engine, day)}
+        page = (tmp_path / f"site-{name}" / DAY / "boards.json").read_text()
+        result = replace(date=DAY, slot="queens-easy", reason="too close to yesterday's", config_path=config)
+        assert result["published"] == 1 and result["unfilled"] == []
+        after = {board.slot: board for board in store.day_boards(engine, day)}
+        old, new = before["queens-easy"], after["queens-easy"]
+        assert new.puzzle_id != old.puzzle_id and new.record.regions != old.record.regions
+        assert {slot: board.puzzle_id for slot, board in after.items() if slot != "queens-easy"} == {
+            slot: board.puzzle_id for slot, board in before.items() if slot != "queens-easy"
+        }
+        [marked] = store.replacements(engine, day)
+        assert (marked.slot, marked.puzzle_id, marked.replaced_by) == ("queens-easy", old.puzzle_id, new.puzzle_id)
+        assert marked.reason == "too close to yesterday's" and marked.run_id == result["run_id"]
+        with Session(engine) as session:
+            assert session.get(PuzzleRecord, old.puzzle_id) is not None  # never deleted
+            assert session.get(Run, result["run_id"]).kind == "replace"
+            attempts = session.exec(select(Attempt).where(Attempt.slot == "queens-easy")).all()
+        assert sorted(attempt.attempt for attempt in attempts if attempt.outcome == "accepted") == [0, 1]
+        republished = json.loads((tmp_path / f"site-{name}" / DAY / "boards.json").read_text())
+        assert republished != json.loads(page)
+        assert [board["regions"] for board in republished["boards"] if board["slot"] == "queens-easy"] == [
+            list(new.record.regions)
+        ]
+        boards[name] = new.record
+    assert boards["first"] == boards["again"]
 
 
 def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None:

@@ -56,6 +56,12 @@ def nothing_written(root: Path) -> bool:
         (["backfill", "--start", "2026-01-01", "--end", "2226-01-01"], "error: date range 2026-01-01..2226-01-01 has"),
         (["stats", "--start", "tomorrow"], "error: --start 'tomorrow' is not a date"),
         (["export", "--format", "xml"], "error: --format 'xml': expected one of json, jsonl, puzzlink"),
+        (["replace", "--date", "2026-13-01", "--slot", "queens-easy"], "error: --date '2026-13-01' is not a date"),
+        (["replace", "--date", "2026-12-01", "--slot", "nope"], "error: --slot 'nope': not a daily slot (have "),
+        (
+            ["replace", "--date", "2026-12-01", "--slot", "queens-easy"],
+            "error: --slot 'queens-easy': 2026-12-01 has no board in it to replace",
+        ),
     ],
 )
 def test_bad_dates_and_options(
@@ -64,7 +70,7 @@ def test_bad_dates_and_options(
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
-    if argv[0] in ("daily", "backfill"):
+    if argv[0] in ("daily", "backfill") or argv[-1] == "nope":
         assert nothing_written(project)  # checked before the database or Prefect is touched
 
 

@@ -16,7 +16,7 @@ from flows.store.layouts import layout_rows_bytes, store_layouts, stored_layouts
 from flows.store.paths import puzzles_without_path, save_solve_path, stored_puzzle
 from flows.store.records import AcceptedBoard, Effort, ScheduledBoard
 from flows.store.runs import finish_run, run_counts, running_runs, start_run
-from flows.store.schedule import complete_dates, day_boards, save_board, scheduled_slots
+from flows.store.schedule import complete_dates, day_boards, replacements, save_board, scheduled_slots
 
 __all__ = [
     "AcceptedBoard",
@@ -29,6 +29,7 @@ __all__ = [
     "layout_rows_bytes",
     "next_attempt",
     "puzzles_without_path",
+    "replacements",
     "run_counts",
     "running_runs",
     "save_board",

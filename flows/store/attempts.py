@@ -52,16 +52,18 @@ def add_effort(
             session.add(Rejection(attempt_id=attempt.id, reason=reason, count=count))
 
 
-def next_attempt(engine: Engine, date: dt.date, slot: str) -> int:
+def next_attempt(engine: Engine, date: dt.date, slot: str, after_published: bool = False) -> int:
     """The attempt number the next generator call for (date, slot) uses: attempts that published nothing (budget
     spent, a near-duplicate of another board of the day, or a repeat of one published before) are not retried
-    with the same seed, so a resumed run does not repeat a known failure."""
+    with the same seed, so a resumed run does not repeat a known failure. `after_published`: past the attempts that
+    published a board too (a replacement is a new board; a forced re-run makes the same one again)."""
+    failed = ("exhausted", "near_duplicate", "repeat")
     with Session(engine) as session:
         tried = session.exec(
             select(func.max(Attempt.attempt)).where(
                 Attempt.date == date,
                 Attempt.slot == slot,
-                col(Attempt.outcome).in_(("exhausted", "near_duplicate", "repeat")),
+                col(Attempt.outcome).in_((*failed, "accepted") if after_published else failed),
             )
         ).first()
     return 0 if tried is None else tried + 1

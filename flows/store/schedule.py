@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from flows.db import Attempt, Layout, PuzzleRecord, ScheduleEntry, SolvePath
+from flows.db import Attempt, Layout, PuzzleRecord, Replacement, ScheduleEntry, SolvePath
 from flows.store.attempts import add_effort, save_effort
 from flows.store.records import AcceptedBoard, Effort, ScheduledBoard, puzzle_row, solve_path_row, stored_record
 from flows.variety import board_keys
@@ -85,17 +85,19 @@ def save_board(
     position: int,
     board: AcceptedBoard,
     effort: Effort,
-    replace: bool = False,
+    replace: str | None = None,
 ) -> int | None:
     """Store an accepted board with its solve path, schedule entry and counters in ONE transaction.
 
     Returns the new puzzle id, or None when another run scheduled this (date, slot) first: the UNIQUE(date, slot)
     constraint makes the later commit fail, this board is discarded and its attempt recorded as lost. With
-    `replace`, an existing entry for the slot is removed in the same transaction (a forced re-run).
+    `replace` (the reason), the slot's board, if any, is unscheduled in the same transaction and marked replaced by
+    this one (a forced re-run, an operator's `replace`); its puzzle row stays.
     """
     try:
         with Session(engine) as session:
-            if replace:
+            old = None
+            if replace is not None:
                 old = session.exec(
                     select(ScheduleEntry).where(ScheduleEntry.date == date, ScheduleEntry.slot == slot)
                 ).first()
@@ -115,6 +117,11 @@ def save_board(
             assert row.id is not None
             session.add(solve_path_row(row.id, board.record, board.steps))
             session.add(ScheduleEntry(date=date, slot=slot, position=position, puzzle_id=row.id, run_id=run_id))
+            if old is not None and replace is not None:
+                replaced = Replacement(
+                    date=date, slot=slot, puzzle_id=old.puzzle_id, replaced_by=row.id, reason=replace, run_id=run_id
+                )
+                session.add(replaced)
             add_effort(session, run_id, date, slot, effort, "accepted", row.id)
             if board.layout_rows:
                 session.execute(
@@ -135,3 +142,10 @@ def save_board(
         outcome = "lost" if taken else "repeat"
         save_effort(engine, run_id=run_id, date=date, slot=slot, effort=effort, outcome=outcome)
         return None
+
+
+def replacements(engine: Engine, date: dt.date) -> list[Replacement]:
+    """The boards of `date` that were replaced, oldest first."""
+    with Session(engine) as session:
+        query = select(Replacement).where(Replacement.date == date).order_by(col(Replacement.id))
+        return list(session.exec(query).all())
