@@ -22,9 +22,9 @@ from site_day import DAY, store_day, write_config  # noqa: E402
 from web_server import web_server  # noqa: E402
 
 from flows.db import open_database  # noqa: E402
-from flows.site import publish_day  # noqa: E402
 from flows.store import day_boards  # noqa: E402
 from starbattle_core.formats import puzzle_to_text, read_jsonl  # noqa: E402
+from starbattle_web.site import publish_day  # noqa: E402
 
 IMAGES = REPO / "docs" / "images"
 QUIET = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]

@@ -23,7 +23,7 @@ from prefect.states import Failed
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
 # parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
-from flows import site, store
+from flows import store
 from flows.artifacts import publish_day
 from flows.cluster import on_cluster, runner_chunks, started
 from flows.dates import date_range, parse_date, today
@@ -46,6 +46,7 @@ from flows.tasks import accepted_board, database, record_effort, schedule_board
 from flows.variety import published_before, puzzle_keys
 from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.grader import SOLVER_VERSION
+from starbattle_web import site
 
 
 @dataclass
@@ -213,7 +214,7 @@ def _report(kind: str, settings: Settings, summary: FillSummary) -> State | None
     funnel = [row for work in summary.works for row in work.funnel]
     publish_day(kind, summary.dates, boards, stats, funnel, pictures=kind != "backfill")
     site_dir = settings.pipeline.resolved_site_dir()
-    if site_dir is not None:  # the last task: the public pages of the dates this run filled (flows/site.py)
+    if site_dir is not None:  # the last task: the public pages of the dates this run filled (starbattle_web/site.py)
         publish_site(settings.pipeline.resolved_database_url(), summary.dates, str(site_dir))
     if not summary.unfilled:
         return None

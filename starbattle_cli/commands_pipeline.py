@@ -424,7 +424,7 @@ def show(
     if svg is not None:
         from pathlib import Path
 
-        from flows import site
+        from starbattle_web import site
 
         for path in site.board_picture_files(boards, Path(svg), solved=solved):
             typer.echo(path)
@@ -458,7 +458,7 @@ def export(
         raise InputError("--with-path: a puzz.link URL has no place for the solve path (use --format json or jsonl)")
     boards = _scheduled_boards(date)
 
-    from flows import site
+    from starbattle_web import site
 
     def record(board: ScheduledBoard) -> dict[str, Any]:
         return {**_board_object(board), **(site.solve_path(board) if with_path else {})}

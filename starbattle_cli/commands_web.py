@@ -51,8 +51,8 @@ def web(
     import uvicorn
 
     from flows.settings import PROJECT, load_settings
-    from flows.site import solve_page
     from starbattle_web.server import make_app
+    from starbattle_web.site import solve_page
 
     settings = load_settings()
     folder = Path(site) if site is not None else settings.pipeline.resolved_site_dir() or PROJECT / DEFAULT_SITE

@@ -29,10 +29,10 @@ from site_day import DAY, store_day, write_config
 from web_server import WebServer, web_server
 
 from flows.db import open_database
-from flows.site import publish_day
 from flows.store import day_boards
 from starbattle_core.formats import puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
 from starbattle_core.puzzle import cells_to_coords
+from starbattle_web.site import publish_day
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # No update checks, no sync, no first-run pages: the browser makes no request of its own.

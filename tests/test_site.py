@@ -126,7 +126,7 @@ def test_publish_mistakes(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 
 def test_the_page_shows_a_hypothetical_chain_link_by_link(project: Path, tmp_path: Path) -> None:
     """A step with a `chain` (the hypothetical techniques' links) gets one list item and one picture per link."""
-    from flows.site import publish_day
+    from starbattle_web.site import publish_day
 
     boards = day_boards(open_database(f"sqlite:///{project / 'db' / 'starbattle.db'}"), DAY)
     for board in boards:  # the grader's own chains out of the way: only the one below is counted

@@ -81,7 +81,9 @@ def test_a_forced_rerun_gives_the_unscheduled_board_its_keys_back(engine, real_p
     keys = keys_of(board)
     assert published_before(engine, keys) and not published_before(engine, keys, replacing=(DAY, "a"))
     assert published_before(engine, keys, replacing=(DAY, "b"))
-    again = save_board(engine, run_id=None, date=DAY, slot="a", position=0, board=board, effort=EFFORT, replace="forced re-run")
+    again = save_board(
+        engine, run_id=None, date=DAY, slot="a", position=0, board=board, effort=EFFORT, replace="forced re-run"
+    )
     assert again is not None  # the same board again: the replaced one is no longer published
     with Session(engine) as session:
         keys = [(p.id, p.map_key is None) for p in session.exec(select(PuzzleRecord).order_by(PuzzleRecord.id))]

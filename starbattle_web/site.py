@@ -33,20 +33,19 @@ from string import Template
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
+from flows import store
+from flows.db import open_database
+from flows.report import GAME_TITLES, board_title
+from flows.store import ScheduledBoard
 from starbattle_core.formats import puzzle_to_puzzlink, puzzle_to_text
 from starbattle_core.svg import PIECES, REGION_PALETTE, board_svg, puzzle_game
-
-from . import store
-from .db import open_database
-from .report import GAME_TITLES, board_title
-from .store import ScheduledBoard
 
 SITE_TITLE = "Star Battle and Queens: the daily boards"
 DATE_FOLDER = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def _template(name: str) -> str:
-    return resources.files("flows").joinpath("site_templates", name).read_text(encoding="utf-8")
+    return resources.files("starbattle_web").joinpath("site_templates", name).read_text(encoding="utf-8")
 
 
 def _page(name: str, title: str, root: str, **values: object) -> str:
