@@ -64,8 +64,9 @@ def generation_runner(pipeline: PipelineConfig) -> Any:
         return DaskTaskRunner(address=pipeline.dask_address)
     if pipeline.workers > 1:
         # Processes, one thread each: the engine is pure Python, so threads of one process would share one core.
-        cluster = {"n_workers": pipeline.workers, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
-        return DaskTaskRunner(cluster_kwargs=cluster)
+        # Its dashboard on a free loopback port: Dask's default port, 8787, may be another cluster's.
+        cluster = {"n_workers": pipeline.workers, "threads_per_worker": 1, "processes": True}
+        return DaskTaskRunner(cluster_kwargs={**cluster, "dashboard_address": "127.0.0.1:0"})
     return ThreadPoolTaskRunner(max_workers=1)
 
 
