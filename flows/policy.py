@@ -116,12 +116,6 @@ def _search(pipeline: PipelineConfig, slot: SlotConfig, date: dt.date, attempt: 
     )
 
 
-def batch_label(work: SlotWork, batch: Batch) -> str:
-    """How a batch's task runs are named in the dashboard: slot, date, attempt and candidates."""
-    last = batch.first + batch.size - 1
-    return f"{work.slot.name} {work.date} attempt {work.attempt} candidates {batch.first}-{last}"
-
-
 def take_round(work: SlotWork, batch: Batch) -> None:
     """Keep a finished batch's funnel rows (its stage seconds too)."""
     work.rounds += 1

@@ -1,6 +1,6 @@
 """Running the pipeline's flows for the CLI: one run in this process (daily, backfill, regrade, enumerate-layouts)
 or the served deployments (serve); the third way, a worker on the `starbattle` pool, needs no code here
-(prefect.yaml, flows/deployments.py).
+(prefect.yaml).
 
 Both point Prefect at the project's home first (flows/environment.py) and at the project's server (flows/server.py),
 and import Prefect only then: Prefect fixes its settings when first imported. The flows import while the server
