@@ -39,9 +39,9 @@ from pathlib import Path
 
 import yaml
 
-from flows.db import open_database
 from flows.settings import load_settings
-from flows.store import slot_stats
+from starbattle_store import slot_stats
+from starbattle_store.db import open_database
 
 PROJECT = Path(__file__).resolve().parents[1]
 

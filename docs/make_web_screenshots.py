@@ -21,9 +21,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from site_day import DAY, store_day, write_config  # noqa: E402
 from web_server import web_server  # noqa: E402
 
-from flows.db import open_database  # noqa: E402
-from flows.store import day_boards  # noqa: E402
 from starbattle_core.formats import puzzle_to_text, read_jsonl  # noqa: E402
+from starbattle_store import day_boards  # noqa: E402
+from starbattle_store.db import open_database  # noqa: E402
 from starbattle_web.site import publish_day  # noqa: E402
 
 IMAGES = REPO / "docs" / "images"

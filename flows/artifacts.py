@@ -9,7 +9,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 from flows.policy import FunnelRow
 from flows.report import board_rows, boards_markdown, funnel_rows, rejection_rows
-from flows.store import ScheduledBoard, SlotStats
+from starbattle_store import ScheduledBoard, SlotStats
 
 
 def _span(dates: Sequence[dt.date]) -> str:

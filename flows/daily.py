@@ -23,7 +23,7 @@ from prefect.states import Failed
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
 # parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
-from flows import store
+import starbattle_store as store
 from flows.artifacts import publish_day
 from flows.cluster import on_cluster, runner_chunks, started
 from flows.dates import date_range, parse_date, today
@@ -43,9 +43,9 @@ from flows.policy import (
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
 from flows.tasks import accepted_board, database, record_effort, schedule_board
-from flows.variety import published_before, puzzle_keys
 from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.grader import SOLVER_VERSION
+from starbattle_store.variety import published_before, puzzle_keys
 from starbattle_web import site
 
 

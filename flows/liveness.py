@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from sqlalchemy.engine import Engine
 
-from flows import store
+import starbattle_store as store
 
 HEARTBEAT_MISSES = 3
 ENDED = ("COMPLETED", "FAILED", "CRASHED", "CANCELLED")

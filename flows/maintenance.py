@@ -8,7 +8,8 @@ from uuid import UUID
 from prefect import flow
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 
-from flows import store, tasks
+import starbattle_store as store
+from flows import tasks
 from flows.settings import load_settings
 from flows.tasks import database, regrade_batch, store_layout_batch
 from starbattle_core.grader import SOLVER_VERSION

@@ -17,16 +17,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from flows.settings import PipelineConfig, SlotConfig
-from flows.store import Effort, ScheduledBoard
 from starbattle_core.generator import near_duplicate
 from starbattle_core.generator.funnel import Batch
 from starbattle_core.generator.run import ACCEPTED, EXHAUSTED, SEARCHING, TIMED_OUT, Search
 from starbattle_core.puzzle import Cells
+from starbattle_store import Effort, ScheduledBoard
 
 # What became of one attempt at a slot (the `attempt.outcome` column): published; or, with no board, its candidate
 # budget spent, its board too close to one already chosen that day, its region map or star layout published before
-# (a repeat, flows/variety.py), or the clock ended it first. All but the last move the next run on to the next seed:
-# a timed-out attempt is tried again with the same seed, so a slow machine never changes which board a date gets.
+# (a repeat, starbattle_store/variety.py), or the clock ended it first. All but the last move the next run on to the
+# next seed: a timed-out attempt is tried again with the same seed, so a slow machine never changes which board a
+# date gets.
 OUTCOMES = ("accepted", "exhausted", "near_duplicate", "repeat", "timed_out")
 
 

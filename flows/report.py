@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from flows.policy import FunnelRow
-from flows.store import ScheduledBoard, SlotStats
 from starbattle_core.render import render_board
 from starbattle_core.svg import board_svg, svg_data_uri
+from starbattle_store import ScheduledBoard, SlotStats
 
 # The generator's rejection reasons, in the order a candidate meets them; `outranked`: passed every stage, but a
 # lower-indexed candidate of its batch won.

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import urllib.parse
 import zoneinfo
 from collections.abc import Mapping
@@ -22,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from starbattle_core.generator import GeneratorConfig, Slot
 from starbattle_core.grader import GradingConfig
 from starbattle_core.puzzle import MAX_SIZE, InputError, layouts_exist
+from starbattle_store.db import masked_url
 
 # The folder holding config/, flows/ and data/: relative paths in the config resolve against it, so the nightly
 # deployment finds the same database whatever directory it was started from.
@@ -274,17 +274,6 @@ class Settings(_Strict):
         config (how the web server serves them is left out: it changes no board)."""
         canonical = json.dumps(self.model_dump(mode="json", exclude={"web"}), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
-
-
-def masked_url(url: str) -> str:
-    """A database URL as it may be printed, its password (`user:secret@`) masked by the text alone: the URL may be
-    too malformed for a URL parser (`postgresql:user:secret@host/db`, missing its `//`)."""
-    head, at, host = url.rpartition("@")
-    parts = re.match(r"([A-Za-z][A-Za-z0-9+.-]*:(?://)?)?(.*)", head, re.DOTALL)
-    if not at or parts is None or ":" not in parts[2]:
-        return url
-    user = parts[2].split(":", 1)[0]
-    return f"{parts[1] or ''}{user}:***@{host}"
 
 
 def _key_path(loc: tuple[Any, ...]) -> str:

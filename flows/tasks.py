@@ -19,9 +19,7 @@ from prefect import Task, task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
-from flows import store
-from flows.db import open_database
-from flows.store import AcceptedBoard, Effort
+import starbattle_store as store
 from starbattle_core.generator import Board, GeneratorConfig, board_record
 from starbattle_core.generator.funnel import (
     Batch,
@@ -35,6 +33,8 @@ from starbattle_core.generator.funnel import (
 )
 from starbattle_core.grader import GradingConfig, grade, walkthrough_json
 from starbattle_core.layouts import layout_bank
+from starbattle_store import AcceptedBoard, Effort
+from starbattle_store.db import open_database
 
 
 @lru_cache(maxsize=4)

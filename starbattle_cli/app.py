@@ -92,7 +92,7 @@ def _flag_given_a_value() -> str | None:
 
 def _database_problem(error: Exception) -> str | None:
     """One line for a database failure under a command, when the pipeline's database module is in use."""
-    db = sys.modules.get("flows.db")
+    db = sys.modules.get("starbattle_store.db")
     return None if db is None else db.database_problem(error)
 
 

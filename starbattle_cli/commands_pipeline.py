@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
     from flows.settings import Settings
-    from flows.store import ScheduledBoard, SlotStats
+    from starbattle_store import ScheduledBoard, SlotStats
 
 # The engine commands (verify, grade, explain, generate) share this process's start-up: everything of the pipeline
 # (pydantic settings, SQLAlchemy, rich's tables, Prefect) is imported inside the commands that need it.
@@ -39,8 +39,8 @@ FORMATS = ("json", "jsonl", "puzzlink")
 
 def _open(settings: Settings | None = None) -> tuple[Settings, Engine]:
     """The settings and the database, both checked before anything else happens."""
-    from flows.db import open_database
     from flows.settings import load_settings
+    from starbattle_store.db import open_database
 
     settings = settings or load_settings()
     return settings, open_database(settings.pipeline.resolved_database_url())
@@ -122,7 +122,7 @@ def _check_dask(settings: Settings, dask: str | None) -> None:
 
 
 def _slot_count(engine: Engine, dates: list[dt.date], settings: Settings) -> Callable[[], int]:
-    from flows import store
+    import starbattle_store as store
 
     names = {slot.name for slot in settings.pipeline.slots}
 
@@ -139,7 +139,7 @@ def daily(
     dask: str | None = typer.Option(None, "--dask", help=DASK_HELP),
 ) -> None:
     """Fill the daily slots of a date and print its boards and counters."""
-    from flows import store
+    import starbattle_store as store
     from flows.settings import load_settings
 
     settings = load_settings()
@@ -172,8 +172,8 @@ def daily(
 def _print_where(settings: Settings, day: dt.date) -> None:
     """Where the boards went and the three ways to look at them, as commands that work in a new shell (`uv run`
     needs no activated virtual environment). A run pointed at a server by PREFECT_API_URL is on that server's UI."""
-    from flows.db import shown_url
     from flows.server import dashboard_url
+    from starbattle_store.db import shown_url
 
     api = os.environ.get("PREFECT_API_URL")
     dashboard = api.rstrip("/").removesuffix("/api") if api else f"uv run starbattle ui, then {dashboard_url(settings)}"
@@ -194,7 +194,7 @@ def backfill(
     """Fill every date of a range on both cores (or a Dask cluster), skipping dates that are already complete."""
     from rich.console import Console
 
-    from flows import store
+    import starbattle_store as store
     from flows.dates import date_range, parse_date
     from flows.settings import load_settings
 
@@ -237,7 +237,7 @@ def replace(
 ) -> None:
     """Make one published board again with the slot's next attempt's seed; the replaced board stays in the database,
     marked replaced, and the date's page and the feeds are published again."""
-    from flows import store
+    import starbattle_store as store
     from flows.dates import parse_date
     from flows.settings import load_settings
     from starbattle_core.puzzle import InputError
@@ -345,7 +345,7 @@ def _print_day(engine: Engine, day: dt.date) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from flows import store
+    import starbattle_store as store
     from flows.report import board_rows
 
     boards = store.day_boards(engine, day)
@@ -397,7 +397,7 @@ def _print_counters(stats: list[SlotStats], title: str) -> None:
 
 def _scheduled_boards(date: str | None) -> list[ScheduledBoard]:
     """The boards of a date (default today); exit status 1 when none is scheduled."""
-    from flows import store
+    import starbattle_store as store
 
     settings, engine = _open()
     day = _date(settings, date)
@@ -479,7 +479,7 @@ def stats(
     end: str | None = typer.Option(None, "--end", help="Last date, included (default: the last recorded)."),
 ) -> None:
     """Acceptance and rejection counts per slot over a range of dates."""
-    from flows import store
+    import starbattle_store as store
     from flows.dates import date_range, parse_date
 
     _settings, engine = _open()

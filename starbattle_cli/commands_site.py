@@ -8,12 +8,12 @@ from pathlib import Path
 
 import typer
 
-from flows import store
+import starbattle_store as store
 from flows.dates import parse_date, today
-from flows.db import open_database
 from flows.settings import PROJECT, load_settings
 from starbattle_core.grader.hint import hint as next_hint
 from starbattle_core.puzzle import InputError
+from starbattle_store.db import open_database
 from starbattle_web import site as site_files
 
 from .puzzle_input import STARS_HELP, player_boards, puzzle_label, read_text

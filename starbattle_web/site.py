@@ -33,12 +33,12 @@ from string import Template
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
-from flows import store
-from flows.db import open_database
+import starbattle_store as store
 from flows.report import GAME_TITLES, board_title
-from flows.store import ScheduledBoard
 from starbattle_core.formats import puzzle_to_puzzlink, puzzle_to_text
 from starbattle_core.svg import PIECES, REGION_PALETTE, board_svg, puzzle_game
+from starbattle_store import ScheduledBoard
+from starbattle_store.db import open_database
 
 SITE_TITLE = "Star Battle and Queens: the daily boards"
 DATE_FOLDER = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -90,7 +90,7 @@ def real_puzzles() -> list[Puzzle]:
 def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
     """A store test's database on both back ends: SQLite in memory and a real PostgreSQL server (a fresh database
     per test)."""
-    from flows.db import open_database
+    from starbattle_store.db import open_database
 
     if request.param == "sqlite":
         yield open_database("sqlite://")

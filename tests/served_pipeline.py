@@ -14,9 +14,9 @@ from typing import Any
 
 import yaml
 
-from flows.db import open_database
-from flows.store import day_boards
 from starbattle_core.counter import count_solutions
+from starbattle_store import day_boards
+from starbattle_store.db import open_database
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -10,12 +10,12 @@ from pathlib import Path
 import yaml
 from conftest import shared_file
 
-from flows.db import open_database
-from flows.store import AcceptedBoard, Effort, layout_rows_bytes, save_board
 from starbattle_core.formats import puzzle_to_json, read_jsonl
 from starbattle_core.generator import record_from_json
 from starbattle_core.grader import grade, walkthrough_json
 from starbattle_core.puzzle import Puzzle
+from starbattle_store import AcceptedBoard, Effort, layout_rows_bytes, save_board
+from starbattle_store.db import open_database
 
 DAY = dt.date(2026, 12, 1)
 SLOTS = (

@@ -7,10 +7,10 @@ import itertools
 
 from conftest import shared_file
 
-from flows.store import AcceptedBoard, layout_rows_bytes
 from starbattle_core.formats import puzzle_to_json, read_jsonl
 from starbattle_core.generator import record_from_json
 from starbattle_core.puzzle import Puzzle
+from starbattle_store import AcceptedBoard, layout_rows_bytes
 
 
 def archive_boards(count: int) -> list[Puzzle]:

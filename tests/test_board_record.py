@@ -14,13 +14,13 @@ import yaml
 from conftest import run_starbattle
 
 import starbattle_cli.commands_pipeline  # noqa: F401  (registers the pipeline commands on the root app)
-from flows.db import open_database
 from flows.settings import load_settings
-from flows.store import Effort, day_boards, save_board
 from flows.tasks import accepted_board
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import GENERATOR_VERSION, Slot, board_record, generate, record_from_json
 from starbattle_core.grader import SOLVER_VERSION
+from starbattle_store import Effort, day_boards, save_board
+from starbattle_store.db import open_database
 
 SLOT = Slot("queens", 6, 1, "easy")  # a board in well under a second
 SEED = 3

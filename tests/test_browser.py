@@ -28,10 +28,10 @@ from playwright.sync_api import sync_playwright
 from site_day import DAY, store_day, write_config
 from web_server import WebServer, web_server
 
-from flows.db import open_database
-from flows.store import day_boards
 from starbattle_core.formats import puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
 from starbattle_core.puzzle import cells_to_coords
+from starbattle_store import day_boards
+from starbattle_store.db import open_database
 from starbattle_web.site import publish_day
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -26,7 +26,7 @@ from starbattle_core.text_picture import puzzle_from_text
 
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-FIRST_PARTY = {"starbattle_core", "starbattle_cli", "starbattle_web", "flows"}
+FIRST_PARTY = {"starbattle_core", "starbattle_cli", "starbattle_store", "starbattle_web", "flows"}
 
 
 # --- declared dependencies -----------------------------------------------------------------------------------------
@@ -54,6 +54,7 @@ TEST_EXTRA = _declared(PYPROJECT["project"]["optional-dependencies"]["test"])
 ALLOWED = {
     "starbattle_core": RUNTIME,
     "starbattle_cli": RUNTIME,
+    "starbattle_store": RUNTIME,
     "starbattle_web": RUNTIME,
     "flows": RUNTIME,
     "tests": RUNTIME | TEST_EXTRA,

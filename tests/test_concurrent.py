@@ -17,14 +17,14 @@ from pipeline_processes import SMALL_SLOTS, finished, starbattle, write_config
 from postgres_server import fresh_database
 from sqlmodel import Session, select
 
-from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, open_database
-from flows.store import store_layouts
 from starbattle_core.layouts import layout_bank
+from starbattle_store import store_layouts
+from starbattle_store.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, open_database
 
 
 def test_processes_opening_a_fresh_database_at_once_all_succeed(postgres_url: str) -> None:
     """Each process creates the tables it finds missing; two at once must not collide."""
-    opening = "import sys; from flows.db import open_database; open_database(sys.argv[1])"
+    opening = "import sys; from starbattle_store.db import open_database; open_database(sys.argv[1])"
     for _ in range(3):
         url = fresh_database(postgres_url)
         processes = [

@@ -17,8 +17,8 @@ from postgres_server import fresh_database
 from sqlmodel import Session, func, select
 from stored_boards import accepted
 
-from flows.db import Attempt, Layout, PuzzleRecord, Rejection, ScheduleEntry, SolvePath, open_database
-from flows.store import (
+from starbattle_core.puzzle import InputError, is_solution
+from starbattle_store import (
     Effort,
     complete_dates,
     day_boards,
@@ -33,7 +33,7 @@ from flows.store import (
     stored_layouts,
     stored_puzzle,
 )
-from starbattle_core.puzzle import InputError, is_solution
+from starbattle_store.db import Attempt, Layout, PuzzleRecord, Rejection, ScheduleEntry, SolvePath, open_database
 
 DAY = dt.date(2026, 11, 29)
 
@@ -272,7 +272,7 @@ def test_a_locked_database_is_one_line(tmp_path: Path, monkeypatch: pytest.Monke
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        monkeypatch.setattr("flows.db.BUSY_TIMEOUT_SECONDS", 0.5)
+        monkeypatch.setattr("starbattle_store.db.BUSY_TIMEOUT_SECONDS", 0.5)
         monkeypatch.setenv("STARBATTLE_CONFIG", str(_pipeline_config(tmp_path, f"sqlite:///{path}")))
         status, out, err = run_starbattle(capsys, "stats")
     finally:

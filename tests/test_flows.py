@@ -18,10 +18,10 @@ import yaml
 from postgres_server import fresh_database
 from sqlmodel import Session, select
 
-from flows.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, SolvePath
 from flows.settings import load_settings
 from flows.tasks import database
 from starbattle_core.counter import count_solutions
+from starbattle_store.db import Attempt, Layout, PuzzleRecord, Run, ScheduleEntry, SolvePath
 
 pytestmark = [pytest.mark.flow, pytest.mark.usefixtures("prefect_api")]
 
@@ -78,7 +78,7 @@ def snapshot(config: str) -> dict[str, Any]:
 def check_whole_boards(config: str, day: dt.date, slots: list[dict[str, Any]]) -> None:
     """Every scheduled board of `day`: its slot's game, size and band, exactly one solution, its solve path, its
     accepting attempt's counters."""
-    from flows.store import day_boards
+    from starbattle_store import day_boards
 
     engine = database(load_settings(config).pipeline.resolved_database_url())
     boards = day_boards(engine, day)
@@ -179,7 +179,7 @@ def test_replace_makes_a_slot_again_keeps_the_old_board_and_republishes(tmp_path
     """An operator's `replace`: the slot's next attempt makes a new board, the replaced one stays in the database
     marked replaced (reason and time), the other slots are untouched, the page and feeds are written again, the run
     is recorded as a replace; and the same history on another database gives the same board."""
-    from flows import store
+    import starbattle_store as store
     from flows.daily import daily, replace
 
     day = dt.date.fromisoformat(DAY)
@@ -259,12 +259,12 @@ def test_regrade_restores_missing_paths_and_the_layout_bank_fills(tmp_path: Path
 def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import flows.store
+    import starbattle_store
     from flows.daily import daily
 
     config = write_config(tmp_path)
     engine = database(load_settings(config).pipeline.resolved_database_url())
-    real_save = flows.store.save_board
+    real_save = starbattle_store.save_board
 
     def failing_save(*args: Any, **kwargs: Any) -> Any:
         # The machine goes away once the first slot's board is stored: every later write fails, whatever round of
@@ -274,7 +274,7 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
                 raise RuntimeError("the machine went away")
         return real_save(*args, **kwargs)
 
-    monkeypatch.setattr(flows.store, "save_board", failing_save)
+    monkeypatch.setattr(starbattle_store, "save_board", failing_save)
     state = daily(date=DAY, config_path=config, return_state=True)
     assert state.is_failed()
     part = snapshot(config)
@@ -284,7 +284,7 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     with Session(engine) as session:
         assert [run.status for run in session.exec(select(Run)).all()] == ["failed"]
 
-    monkeypatch.setattr(flows.store, "save_board", real_save)
+    monkeypatch.setattr(starbattle_store, "save_board", real_save)
     result = daily(date=DAY, config_path=config)
     assert result["published"] == len(SMALL_SLOTS) - stored
     done = snapshot(config)
@@ -309,7 +309,7 @@ def test_regrade_brings_paths_of_an_older_solver_version_up_to_date(tmp_path: Pa
     """After a solver change (a new SOLVER_VERSION), regrade adds each board's path under the new version, equal to
     what the grader says of the stored board now; the old version's path stays for history, and the day's boards
     read the new one."""
-    from flows import store
+    import starbattle_store as store
     from flows.daily import daily
     from flows.maintenance import regrade
     from starbattle_core.grader import SOLVER_VERSION, grade, walkthrough_json
@@ -396,11 +396,12 @@ def test_a_killed_run_is_marked_crashed_by_the_next_run(tmp_path: Path) -> None:
 
 
 def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Path) -> None:
-    """Variety across days (flows/variety.py): plant, on an earlier date, the board the day's first attempt makes,
-    turned a quarter and relabelled; the run records that attempt as a repeat and publishes the next attempt's."""
+    """Variety across days (starbattle_store/variety.py): plant, on an earlier date, the board the day's first attempt
+    makes, turned a quarter and relabelled; the run records that attempt as a repeat and publishes the next
+    attempt's."""
     from flows.daily import daily
-    from flows.store import AcceptedBoard, Effort, day_boards, save_board
-    from flows.variety import board_keys
+    from starbattle_store import AcceptedBoard, Effort, day_boards, save_board
+    from starbattle_store.variety import board_keys
 
     slots = [SMALL_SLOTS[2]]
     scratch = write_config(tmp_path, slots=slots, name="scratch")

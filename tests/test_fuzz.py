@@ -164,7 +164,7 @@ def test_any_config_is_loaded_or_refused(raw: Any) -> None:
     st.text(alphabet=st.sampled_from("postgresqlite+:/@?=&%#.0123456789abcxyz:[]"), max_size=40),
 )
 def test_any_database_url_is_made_or_refused_with_its_password_masked(head: str, tail: str) -> None:
-    from flows.db import make_engine
+    from starbattle_store.db import make_engine
 
     message = ""
     try:

@@ -13,10 +13,10 @@ import yaml
 from conftest import run_starbattle, shared_file
 
 import starbattle_cli.commands_pipeline  # noqa: F401  (registers the commands on the root app)
-from flows.db import open_database
-from flows.store import AcceptedBoard, Effort, layout_rows_bytes, save_board
 from starbattle_core.formats import puzzle_from_puzzlink, puzzle_to_json, read_jsonl
 from starbattle_core.generator import record_from_json
+from starbattle_store import AcceptedBoard, Effort, layout_rows_bytes, save_board
+from starbattle_store.db import open_database
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -1,6 +1,6 @@
 """The product code uses its dependencies through their public APIs only: no private name (a leading underscore,
-or a context's `__var__`) of a third-party package is imported, read, called, assigned or overridden in `flows/`,
-`starbattle_cli/` or `starbattle_core/`, and no third-party object is patched.
+or a context's `__var__`) of a third-party package is imported, read, called, assigned or overridden in the
+product's packages (flows, the CLI, the engine, the store, the web server), and no third-party object is patched.
 
 Read from the source (`ast`), with the first-party names known: an attribute `x._name` is ours when `_name` is
 defined somewhere in the project (a function, class, argument or attribute we assign), and a dependency's otherwise.
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-PRODUCT = ("flows", "starbattle_cli", "starbattle_core")
+PRODUCT = ("flows", "starbattle_cli", "starbattle_core", "starbattle_store", "starbattle_web")
 FIRST_PARTY = (*PRODUCT, "tests", "bench")
 
 

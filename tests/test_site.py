@@ -13,10 +13,10 @@ import pytest
 from conftest import run_starbattle
 from site_day import DAY, day_puzzles, store_day, write_config
 
-from flows.db import open_database
-from flows.store import day_boards
 from starbattle_core.formats import puzzle_from_puzzlink, puzzle_to_json
 from starbattle_core.grader import grade, walkthrough_json
+from starbattle_store import day_boards
+from starbattle_store.db import open_database
 
 OTHER_DAY = dt.date(2026, 11, 30)
 

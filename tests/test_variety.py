@@ -1,5 +1,6 @@
-"""Variety across days (flows/variety.py): no region map and no star layout published twice in the archive, by an
-indexed UNIQUE key checked inside the publishing transaction, on SQLite and PostgreSQL; old databases migrate."""
+"""Variety across days (starbattle_store/variety.py): no region map and no star layout published twice in the
+archive, by an indexed UNIQUE key checked inside the publishing transaction, on SQLite and PostgreSQL; old databases
+migrate."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from sqlalchemy import inspect, text
 from sqlmodel import Session, select
 from stored_boards import accepted
 
-from flows.db import Attempt, PuzzleRecord, ScheduleEntry, open_database
-from flows.store import AcceptedBoard, Effort, next_attempt, save_board
-from flows.variety import board_keys, published_before
+from starbattle_store import AcceptedBoard, Effort, next_attempt, save_board
+from starbattle_store.db import Attempt, PuzzleRecord, ScheduleEntry, open_database
+from starbattle_store.variety import board_keys, published_before
 
 DAY = dt.date(2026, 11, 29)
 EFFORT = Effort(

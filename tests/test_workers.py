@@ -34,9 +34,9 @@ from served_pipeline import (
     shell_env,
 )
 
-from flows.db import open_database
 from flows.server import healthy
-from flows.store import day_boards
+from starbattle_store import day_boards
+from starbattle_store.db import open_database
 
 pytestmark = [pytest.mark.flow, pytest.mark.slow]  # minutes: see the module docstring
 

@@ -10,7 +10,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from flows.db import Layout
+from starbattle_store.db import Layout
 
 
 def stored_layouts(engine: Engine, size: int, stars: int) -> int:

@@ -17,6 +17,7 @@ Tables:
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlch
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, create_engine
 
-from flows.settings import masked_url
-from flows.variety import add_key_columns
 from starbattle_core.puzzle import InputError
+from starbattle_store.variety import add_key_columns
 
 # Any fixed number: the PostgreSQL advisory lock taken while the tables are created.
 SCHEMA_LOCK = 0x5747_4254
@@ -71,8 +71,8 @@ class PuzzleRecord(SQLModel, table=True):
     seed: int = Field(sa_type=BigInteger)  # 60 bits (flows/tasks.py derive_seed): PostgreSQL's INTEGER is 32
     generator_version: str
     created: dt.datetime = Field(default_factory=_now)
-    # Canonical keys of the region map and the star layout (flows/variety.py): UNIQUE, so no map and no layout is
-    # published twice, checked by index; NULL once a forced re-run unschedules the board.
+    # Canonical keys of the region map and the star layout (variety.py): UNIQUE, so no map and no layout is published
+    # twice, checked by index; NULL once a forced re-run or a replacement unschedules the board.
     map_key: str | None = Field(default=None, index=True, unique=True)
     layout_key: str | None = Field(default=None, index=True, unique=True)
 
@@ -158,6 +158,17 @@ class Rejection(SQLModel, table=True):
     attempt_id: int = Field(foreign_key="attempt.id", index=True)
     reason: str
     count: int
+
+
+def masked_url(url: str) -> str:
+    """A database URL as it may be printed, its password (`user:secret@`) masked by the text alone: the URL may be
+    too malformed for a URL parser (`postgresql:user:secret@host/db`, missing its `//`)."""
+    head, at, host = url.rpartition("@")
+    parts = re.match(r"([A-Za-z][A-Za-z0-9+.-]*:(?://)?)?(.*)", head, re.DOTALL)
+    if not at or parts is None or ":" not in parts[2]:
+        return url
+    user = parts[2].split(":", 1)[0]
+    return f"{parts[1] or ''}{user}:***@{host}"
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -262,7 +273,7 @@ def _check_sqlite(engine: Engine) -> None:
     with engine.connect() as connection:
         verdict = [row[0] for row in connection.exec_driver_sql("PRAGMA quick_check").fetchall()]
         if verdict != ["ok"]:
-            raise InputError(f"the file is damaged ({verdict[0][:80]}); nothing was written to it")
+            raise InputError(f"the file is damaged ({verdict[0][:80]}); nothing was written to it") from None
         connection.exec_driver_sql("BEGIN IMMEDIATE")
         connection.exec_driver_sql("ROLLBACK")
 
@@ -282,5 +293,7 @@ def open_database(url: str) -> Engine:
     except DBAPIError as error:
         engine.dispose()
         reason = str(error.orig).splitlines()[0] if error.orig is not None else str(error).splitlines()[0]
+        if "malformed" in reason or "not a database" in reason:  # damage the first read met, before quick_check
+            raise InputError(f"database {shown_url(url)}: the file is damaged ({reason}); nothing was written to it") from None
         raise InputError(f"database {shown_url(url)}: cannot open for writing: {reason}") from None
     return engine

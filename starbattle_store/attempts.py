@@ -11,8 +11,8 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from flows.db import Attempt, Rejection
-from flows.store.records import Effort
+from starbattle_store.db import Attempt, Rejection
+from starbattle_store.records import Effort
 
 
 def save_effort(engine: Engine, *, run_id: int | None, date: dt.date, slot: str, effort: Effort, outcome: str) -> None:

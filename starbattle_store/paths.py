@@ -10,9 +10,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from flows.db import PuzzleRecord, SolvePath
-from flows.store.records import stored_record
 from starbattle_core.puzzle import Puzzle
+from starbattle_store.db import PuzzleRecord, SolvePath
+from starbattle_store.records import stored_record
 
 
 def puzzles_without_path(engine: Engine, solver_version: str) -> list[int]:

@@ -8,7 +8,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from flows.db import Run
+from starbattle_store.db import Run
 
 
 def start_run(

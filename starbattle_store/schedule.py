@@ -13,10 +13,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from flows.db import Attempt, Layout, PuzzleRecord, Replacement, ScheduleEntry, SolvePath
-from flows.store.attempts import add_effort, save_effort
-from flows.store.records import AcceptedBoard, Effort, ScheduledBoard, puzzle_row, solve_path_row, stored_record
-from flows.variety import board_keys
+from starbattle_store.attempts import add_effort, save_effort
+from starbattle_store.db import Attempt, Layout, PuzzleRecord, Replacement, ScheduleEntry, SolvePath
+from starbattle_store.records import AcceptedBoard, Effort, ScheduledBoard, puzzle_row, solve_path_row, stored_record
+from starbattle_store.variety import board_keys
 
 
 def scheduled_slots(engine: Engine, date: dt.date) -> set[str]:

@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from flows.db import PuzzleRecord, SolvePath
 from starbattle_core.generator.record import BoardRecord
 from starbattle_core.puzzle import Cells, Puzzle, coords_to_cells
+from starbattle_store.db import PuzzleRecord, SolvePath
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class ScheduledBoard:
 
 
 def puzzle_row(record: BoardRecord) -> PuzzleRecord:
-    """The `puzzle` row of a board (its canonical keys are the caller's, flows/variety.py)."""
+    """The `puzzle` row of a board (its canonical keys are the caller's, starbattle_store/variety.py)."""
     return PuzzleRecord(
         game=record.game,
         size=record.size,
