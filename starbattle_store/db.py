@@ -273,7 +273,7 @@ def _check_sqlite(engine: Engine) -> None:
     with engine.connect() as connection:
         verdict = [row[0] for row in connection.exec_driver_sql("PRAGMA quick_check").fetchall()]
         if verdict != ["ok"]:
-            raise InputError(f"the file is damaged ({verdict[0][:80]}); nothing was written to it") from None
+            raise InputError(f"the file is damaged ({verdict[0][:80]}); nothing was written to it")
         connection.exec_driver_sql("BEGIN IMMEDIATE")
         connection.exec_driver_sql("ROLLBACK")
 
@@ -294,6 +294,7 @@ def open_database(url: str) -> Engine:
         engine.dispose()
         reason = str(error.orig).splitlines()[0] if error.orig is not None else str(error).splitlines()[0]
         if "malformed" in reason or "not a database" in reason:  # damage the first read met, before quick_check
-            raise InputError(f"database {shown_url(url)}: the file is damaged ({reason}); nothing was written to it") from None
+            damaged = f"the file is damaged ({reason}); nothing was written to it"
+            raise InputError(f"database {shown_url(url)}: {damaged}") from None
         raise InputError(f"database {shown_url(url)}: cannot open for writing: {reason}") from None
     return engine
