@@ -62,6 +62,11 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
+    if not console.is_terminal:
+        # None when stderr is a file or a pipe: a bar is for a person, and rich before 15 ends even a disabled one
+        # with an empty line there.
+        yield
+        return
     with Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -70,8 +75,6 @@ def _progress(label: str, total: int, filled: Callable[[], int]) -> Iterator[Non
         TimeElapsedColumn(),
         console=console,
         transient=True,
-        # Off when stderr is a file or a pipe: a bar is for a person, and rich ends it there with an empty line.
-        disable=not console.is_terminal,
     ) as progress:
         task = progress.add_task(label, total=total, completed=filled())
         stop = threading.Event()
