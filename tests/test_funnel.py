@@ -10,10 +10,19 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
+from flows.funnel import deal
 from flows.policy import FunnelRow, derive_seed, effort, outcome, ready_to_publish, retry, start_work, take_round
 from flows.settings import PipelineConfig, SlotConfig
 from starbattle_core.generator import GeneratorConfig, Slot, generate
-from starbattle_core.generator.funnel import FUNNEL, STAGE_FUNCTIONS, Batch, new_batch, run_stages
+from starbattle_core.generator.funnel import (
+    FUNNEL,
+    STAGE_FUNCTIONS,
+    Batch,
+    join_batches,
+    new_batch,
+    run_stages,
+    split_batch,
+)
 from starbattle_core.generator.run import ACCEPTED, EXHAUSTED, SEARCHING, TIMED_OUT, Search, next_batch, settle
 from starbattle_core.grader import GradingConfig
 
@@ -62,6 +71,53 @@ def test_stages_run_one_by_one_in_other_processes_give_the_chain_s_result() -> N
     for row in batch.funnel:
         assert row.entered - row.passed == sum(row.rejections.values())
     assert batch.funnel[0].entered == 16 and batch.counters.candidates == 16
+
+
+def _without_seconds(batch: Batch) -> tuple[object, ...]:
+    counters = batch.counters
+    rows = [(row.stage, row.entered, row.passed, row.rejections) for row in batch.funnel]
+    work = (counters.candidates, counters.rejections, counters.repair_rounds, counters.unique_raw, counters.tuned)
+    return (batch.first, batch.size, [c.index for c in batch.candidates], rows, work)
+
+
+@pytest.mark.parametrize("pieces", [1, 2, 3, 7, 16])
+def test_a_batch_split_into_parts_and_joined_again_is_the_whole_batch(pieces: int) -> None:
+    """A round's batch may be split over several workers: the joined parts pass the same candidates, with the same
+    boards, counters and funnel rows (seconds aside) as the batch run whole."""
+    slot, seed = SLOTS[0]
+    whole = run_stages(new_batch(slot, seed, range(3, 19)), CONFIG, GRADING)
+    parts = split_batch(new_batch(slot, seed, range(3, 19)), pieces)
+    assert [part.first for part in parts] == sorted(part.first for part in parts)
+    assert sum(part.size for part in parts) == 16 and max(p.size for p in parts) - min(p.size for p in parts) <= 1
+    joined = join_batches([run_stages(part, CONFIG, GRADING) for part in reversed(parts)])
+    assert _without_seconds(joined) == _without_seconds(whole)
+    assert [c.puzzle.regions for c in joined.candidates] == [c.puzzle.regions for c in whole.candidates]  # type: ignore[union-attr]
+
+
+def test_a_round_is_dealt_into_balanced_chunks_holding_every_candidate_once() -> None:
+    slot, seed = SLOTS[1]
+    batches = [
+        (0, new_batch(slot, seed, range(1))),
+        (1, new_batch(slot, seed, range(8))),
+        (2, new_batch(slot, 5, range(9))),
+    ]
+    for chunks in (1, 2, 3, 5, 40):
+        dealt = deal(batches, chunks)
+        assert len(dealt) == min(chunks, 18) and all(dealt)
+        for owner, batch in batches:
+            own = sorted(
+                i
+                for chunk in dealt
+                for index, part in chunk
+                if index == owner
+                for i in range(part.first, part.first + part.size)
+            )
+            assert own == list(range(batch.first, batch.first + batch.size))
+        # Biggest parts first, each to the lightest chunk: no two chunks differ by more than one part.
+        sizes = [sum(part.size for _, part in chunk) for chunk in dealt]
+        assert max(sizes) - min(sizes) <= max(part.size for chunk in dealt for _, part in chunk), (chunks, sizes)
+        assert max(part.size for chunk in dealt for _, part in chunk) <= max(1, -(-18 // chunks))
+        assert deal(batches, chunks) == dealt  # the same round is always dealt the same way
 
 
 def test_the_clock_ends_an_attempt_but_never_changes_its_board() -> None:
