@@ -22,7 +22,7 @@ from prefect.client.schemas.objects import State
 from prefect.states import Failed
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
-# parent package, and a relative import then fails in the process pool's workers (tests/test_served.py).
+# parent package, and a relative import then fails in the cluster's workers (tests/test_served.py).
 import starbattle_store as store
 from flows.artifacts import publish_day
 from flows.cluster import on_cluster, runner_chunks, started

@@ -1,7 +1,7 @@
 """The Prefect servers the CLI starts, and the API a CLI run talks to: the project's dashboard when it is up,
 otherwise a server started for the run.
 
-Prefect would start a temporary server by itself, but only inside the calling process: the backfill's process-pool
+Prefect would start a temporary server by itself, but only inside the calling process: a local cluster's
 workers, seeing no PREFECT_API_URL, would each start their own. So the CLI starts one `prefect server start` on a
 free loopback port (the same work Prefect does implicitly, with the project's Prefect home, so the runs stay in
 the dashboard's history), exports its URL to the workers, and stops it at the end.
@@ -225,7 +225,7 @@ def _configured_api() -> str | None:
 
 @contextmanager
 def _reporting_to(url: str) -> Iterator[None]:
-    """Point this process (and the pool workers it starts) at `url`. Prefect caches its settings when imported,
+    """Point this process (and the workers it starts) at `url`. Prefect caches its settings when imported,
     so an already imported Prefect also gets the URL through a settings context."""
     os.environ["PREFECT_API_URL"] = url
     try:

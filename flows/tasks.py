@@ -39,7 +39,7 @@ from starbattle_store.db import open_database
 
 @lru_cache(maxsize=4)
 def database(url: str) -> Engine:
-    """One engine per URL and process (a task in a pool worker opens its own)."""
+    """One engine per URL and process (a task in a cluster's worker opens its own)."""
     return open_database(url)
 
 

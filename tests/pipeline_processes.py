@@ -78,7 +78,7 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     try:
         out, err = process.communicate(timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
-        # The whole group: the pool's workers hold the command's pipes open, so killing the command alone left
+        # The whole group: the cluster's workers hold the command's pipes open, so killing the command alone left
         # communicate() below waiting on them for ever (seen: two backfills of test_concurrent.py that never
         # finished hung the suite instead of failing it).
         os.killpg(process.pid, signal.SIGKILL)

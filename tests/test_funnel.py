@@ -55,7 +55,7 @@ def _stage_in_fresh_process(stage_index: int, batch: Batch) -> Batch:
 
 
 def test_stages_run_one_by_one_in_other_processes_give_the_chain_s_result() -> None:
-    """What the pipeline does: each stage in a pool worker, the batch pickled in between."""
+    """What the pipeline does: each stage in a worker process, the batch pickled in between."""
     slot, seed = SLOTS[0]
     whole = run_stages(new_batch(slot, seed, range(16)), CONFIG, GRADING)
     batch = new_batch(slot, seed, range(16))

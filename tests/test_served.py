@@ -1,7 +1,7 @@
 """The served pipeline the way a user runs it: `starbattle serve` in its own process, runs triggered from a plain
-shell's `prefect` CLI with the README's exact commands, boards checked in the database.
+shell's `prefect` CLI with the documented commands (`uv run prefect ...`, from the project folder), boards checked in the database.
 
-Served flows load from their file path, not as package modules, and their process-pool workers unpickle tasks in
+Served flows load from their file path, not as package modules, and their local cluster's workers unpickle tasks in
 fresh interpreters: calling the flow as a function (tests/test_flows.py) never exercises that path. Slow (a Prefect
 server start, a subprocess per flow run), so one serve process carries every run of the module.
 """
@@ -94,7 +94,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
             process.wait()
 
 
-def test_a_served_nightly_run_fills_its_date_on_the_process_pool(served: Served) -> None:
+def test_a_served_nightly_run_fills_its_date_on_a_local_cluster(served: Served) -> None:
     run = served.shell(f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 29))

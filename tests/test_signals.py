@@ -25,7 +25,7 @@ from conftest import REPO, shared_file
 from pipeline_processes import SMALL_SLOTS, children, published, workers_of
 from test_servers import alive, port_open
 
-START_SECONDS = 300  # the Prefect server's start and the pool's spawn on a busy machine
+START_SECONDS = 300  # the Prefect server's start and the workers' spawn on a busy machine
 STOP_SECONDS = 30  # from the signal to the command's exit
 STOPPED = {signal.SIGINT: "error: interrupted (Ctrl-C)\n", signal.SIGTERM: "error: stopped (SIGTERM)\n"}
 
