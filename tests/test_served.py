@@ -1,5 +1,6 @@
 """The served pipeline the way a user runs it: `starbattle serve` in its own process, runs triggered from a plain
-shell's `prefect` CLI with the documented commands (`uv run prefect ...`, from the project folder), boards checked in the database.
+shell's `prefect` CLI with the documented commands (`uv run prefect ...`, from the project folder), boards checked
+in the database.
 
 Served flows load from their file path, not as package modules, and their local cluster's workers unpickle tasks in
 fresh interpreters: calling the flow as a function (tests/test_flows.py) never exercises that path. Slow (a Prefect
