@@ -67,7 +67,14 @@ def _root(
 
 
 # Command modules register themselves on `app` when imported; they import `app` from here.
-from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site  # noqa: E402,F401
+from . import (  # noqa: E402,F401
+    commands_engine,
+    commands_generate,
+    commands_grade,
+    commands_picture,
+    commands_pipeline,
+    commands_site,
+)
 
 # The signal that stopped the command. Typer turns the KeyboardInterrupt raised for it into a plain status 130, so
 # the handler notes the signal for `main` to report.

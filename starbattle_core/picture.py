@@ -1,0 +1,407 @@
+"""Reading a board from a picture: pixels in, a Puzzle out, or one line saying why not.
+
+The picture is an RGB array (decoding a file is the caller's part). The reading goes:
+
+1. the board's outline: dark lines (pixels darker than both neighbours a few pixels across) that run long and
+   straight; two horizontal and two vertical ones that close a square are a board. Page text and buttons around it
+   make no such square.
+2. the cells: inside the square, the mean darkness of each column (and each row) is a profile whose peaks are the
+   grid's lines; the size N is the one whose N-1 evenly spaced lines land on peaks while the middles of its cells
+   stay clear. Each line is then moved to its own peak.
+3. the regions, two ways, each a cut of the cells' neighbour pairs: by how much ink lies on the line between two
+   cells (thick borders against thin or dashed cell lines) and by how far apart their colours are (a Queens board's
+   fills). Pairs are joined cheapest first; of the cuts that leave exactly N pieces, the one at the widest gap
+   between joined and parted pairs wins, and the way with the wider gap reads the board.
+
+A picture that yields no square, no grid, or not N regions is refused with a PictureError naming what was found
+("found 9 colour groups on a 10x10 grid").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .puzzle import MAX_SIZE, Puzzle, PuzzleError
+
+Pixels = npt.NDArray[np.uint8]  # height x width x 3, RGB
+Plane = npt.NDArray[np.float32]
+
+SMALLEST = 4  # boards from 4x4 up to MAX_SIZE
+MIN_CELL = 6.0  # pixels: a smaller cell cannot show a border apart from its neighbours' lines
+# How far across (in pixels) a line's darkness is compared with the paper on both sides: a thick border's middle
+# is only darker than pixels beyond its half-width (9 pixels wide on a 2x screen).
+REACH = (1, 2, 3, 5, 8)
+DARK = 100.0  # how much darker than the page's middle tone a pixel of ink is at least (a fill is less dark)
+INK = 40.0  # how much darker than both sides (of 255) a pixel of the outline is at least
+# A border or a colour step has to stand this many times above what is joined for the regions to be told apart.
+MIN_GAP = 1.6
+COLOUR_FLOOR = 3.0  # Lab distance that JPEG noise can put between two cells of one fill
+GRID_QUALITY = 0.45  # share of the line profile's height left after the cells' middles are taken off
+
+
+class PictureError(PuzzleError):
+    """A picture that holds no readable board; the message says what was found instead."""
+
+
+@dataclass(frozen=True)
+class Band:
+    """A straight dark line: its middle across, where it starts and ends along, how many pixels thick."""
+
+    middle: float
+    start: float
+    end: float
+    thickness: int
+
+
+@dataclass(frozen=True)
+class Square:
+    """The board's outline: the middles of its four sides, in pixels."""
+
+    top: float
+    bottom: float
+    left: float
+    right: float
+
+    @property
+    def side(self) -> float:
+        return (self.bottom - self.top + self.right - self.left) / 2
+
+
+@dataclass(frozen=True)
+class PictureRead:
+    """What a picture held: the board, where it stood, and how its regions were found (`borders` or `colours`)."""
+
+    puzzle: Puzzle
+    square: Square
+    regions_from: str
+    stars_given: bool
+    game_given: bool
+
+
+def grey(pixels: Pixels) -> Plane:
+    weights = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+    return (pixels.astype(np.float32) @ weights).astype(np.float32)
+
+
+def ridges(plane: Plane, axis: int) -> Plane:
+    """How much darker each pixel is than the pixels on both sides of it across `axis` (0: horizontal lines)."""
+    out = np.zeros_like(plane)
+    length = plane.shape[axis]
+    for d in REACH:
+        if 2 * d >= length:
+            break
+        core = [slice(None), slice(None)]
+        before, after, middle = list(core), list(core), list(core)
+        before[axis], after[axis], middle[axis] = slice(0, -2 * d), slice(2 * d, None), slice(d, -d)
+        darker = np.minimum(plane[tuple(before)], plane[tuple(after)]) - plane[tuple(middle)]
+        np.maximum(out[tuple(middle)], darker, out=out[tuple(middle)])
+    return out
+
+
+def bands(mask: npt.NDArray[np.bool_], min_length: float) -> list[Band]:
+    """The straight lines along the rows of `mask`: runs at least `min_length` long (gaps of 2 pixels bridged),
+    stacked over consecutive rows into one band."""
+    steps = np.diff(np.pad(mask, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+    rows, starts = np.nonzero(steps == 1)
+    _, ends = np.nonzero(steps == -1)
+    if rows.size == 0:
+        return []
+    joined = np.ones(rows.size, dtype=bool)
+    joined[1:] = (rows[1:] != rows[:-1]) | (starts[1:] - ends[:-1] > 2)
+    first = np.flatnonzero(joined)
+    rows, starts, ends = rows[first], starts[first], np.maximum.reduceat(ends, first)
+    long = ends - starts >= min_length
+    found: list[Band] = []
+    open_bands: list[list[tuple[int, int, int]]] = []
+    for row, start, end in zip(rows[long].tolist(), starts[long].tolist(), ends[long].tolist(), strict=True):
+        slack = max(3.0, 0.05 * (end - start))
+        for runs in open_bands:
+            last_row, last_start, last_end = runs[-1]
+            if row - last_row <= 2 and abs(start - last_start) <= slack and abs(end - last_end) <= slack:
+                runs.append((row, start, end))
+                break
+        else:
+            open_bands.append([(row, start, end)])
+        still_open = [runs for runs in open_bands if row - runs[-1][0] <= 2]
+        found.extend(_band(runs) for runs in open_bands if row - runs[-1][0] > 2)
+        open_bands = still_open
+    found.extend(_band(runs) for runs in open_bands)
+    return found
+
+
+def _band(runs: list[tuple[int, int, int]]) -> Band:
+    rows, starts, ends = zip(*runs, strict=True)
+    return Band(float(np.mean(rows)), float(np.median(starts)), float(np.median(ends)), len(runs))
+
+
+def squares(across: list[Band], down: list[Band]) -> list[Square]:
+    """Every square closed by two horizontal and two vertical bands, largest first. Rounded corners shorten the
+    bands by as much as they round off, so a side may fall short of the square by up to a tenth at each end."""
+    found = []
+    for i, top in enumerate(across):
+        for bottom in across[i + 1 :]:
+            height = bottom.middle - top.middle
+            width = (top.end - top.start + bottom.end - bottom.start) / 2
+            slack = max(4.0, 0.04 * height)
+            if height < SMALLEST * MIN_CELL or not 0.78 * height <= width <= height + slack:
+                continue
+            if abs(top.start - bottom.start) > slack or abs(top.end - bottom.end) > slack:
+                continue
+            rounding = max(0.0, height - width) / 2 + slack
+            sides = [
+                band
+                for band in down
+                if abs(band.start - top.middle) <= rounding
+                and abs(band.end - bottom.middle) <= rounding
+                and (
+                    abs(band.middle - top.start) <= rounding or abs(band.middle - top.end) <= rounding
+                )
+            ]
+            lefts = [band.middle for band in sides if abs(band.middle - top.start) <= rounding]
+            rights = [band.middle for band in sides if abs(band.middle - top.end) <= rounding]
+            if lefts and rights:
+                left, right = min(lefts), max(rights)
+                if abs((right - left) - height) <= slack:
+                    found.append(Square(top.middle, bottom.middle, left, right))
+    found.sort(key=lambda square: -square.side)
+    return found
+
+
+def _peak_height(profile: Plane, at: float, reach: float) -> float:
+    low, high = max(0, round(at - reach)), min(profile.size, round(at + reach) + 1)
+    return float(profile[low:high].max()) if high > low else 0.0
+
+
+def grid_score(profile: Plane, size: int) -> tuple[float, float]:
+    """(lines less middles, lines) for `size` cells along a profile spanning the board from outline to outline."""
+    cell = (profile.size - 1) / size
+    reach = max(1.0, 0.12 * cell)
+    lines = np.mean([_peak_height(profile, i * cell, reach) for i in range(1, size)])
+    middles = np.mean([_peak_height(profile, (j + 0.5) * cell, cell / 4) for j in range(size)])
+    return float(lines - middles), float(lines)
+
+
+def board_size(across: Plane, down: Plane) -> tuple[int, float]:
+    """The number of cells a side whose lines best fit both profiles, and how well (0 to 1)."""
+    best, best_score, best_quality = 0, -np.inf, 0.0
+    for size in range(SMALLEST, MAX_SIZE + 1):
+        if min(across.size, down.size) / size < MIN_CELL:
+            break
+        (score_a, lines_a), (score_d, lines_d) = grid_score(across, size), grid_score(down, size)
+        score = score_a + score_d
+        if score > best_score:
+            best, best_score = size, score
+            best_quality = score / (lines_a + lines_d) if lines_a + lines_d > 0 else 0.0
+    return best, best_quality
+
+
+def line_positions(profile: Plane, size: int) -> list[float]:
+    """Where each of the grid's size + 1 lines lies along the profile: the evenly spaced guess moved to the middle
+    of its own peak, when there is one."""
+    cell = (profile.size - 1) / size
+    typical = float(np.median([_peak_height(profile, i * cell, max(1.0, 0.12 * cell)) for i in range(1, size)]))
+    positions = [0.0]
+    for i in range(1, size):
+        guess = i * cell
+        low, high = max(0, round(guess - 0.2 * cell)), min(profile.size, round(guess + 0.2 * cell) + 1)
+        window = profile[low:high]
+        peak = float(window.max())
+        if peak < 0.25 * typical or peak <= 0:
+            positions.append(guess)
+            continue
+        heavy = window >= 0.5 * peak
+        places = np.arange(low, high, dtype=np.float32)
+        # The middle of the run of heavy pixels around the highest one: a thick border is a plateau.
+        top = int(window.argmax())
+        left, right = top, top
+        while left > 0 and heavy[left - 1]:
+            left -= 1
+        while right + 1 < heavy.size and heavy[right + 1]:
+            right += 1
+        weights = window[left : right + 1]
+        positions.append(float((places[left : right + 1] * weights).sum() / weights.sum()))
+    positions.append(float(profile.size - 1))
+    return positions
+
+
+def lab(rgb: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """CIE Lab of sRGB colours (0-255, last axis), so that distances follow how far apart colours look."""
+    c = rgb / 255.0
+    linear = np.where(c > 0.04045, ((c + 0.055) / 1.055) ** 2.4, c / 12.92)
+    xyz = linear @ np.array(
+        [[0.4124, 0.2126, 0.0193], [0.3576, 0.7152, 0.1192], [0.1805, 0.0722, 0.9505]], dtype=np.float64
+    )
+    xyz /= np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
+    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Cells joined into pieces: `labels` per cell (reading order), how many pieces, the gap the cut stands in."""
+
+    labels: list[int]
+    pieces: int
+    gap: float
+
+
+def cut(size: int, pairs: list[tuple[int, int]], costs: list[float], floor: float, wanted: int) -> Cut:
+    """Join neighbouring cells cheapest pair first and stop where exactly `wanted` pieces are left, at the widest
+    gap between the last pair joined and the first left apart; with no such stop, the widest gap of all (whose
+    piece count then says what the picture holds)."""
+    order = sorted(range(len(pairs)), key=lambda k: costs[k])
+    parent = list(range(size * size))
+
+    def root(cell: int) -> int:
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    pieces = [size * size]
+    for k in order:
+        a, b = root(pairs[k][0]), root(pairs[k][1])
+        if a != b:
+            parent[a] = b
+        pieces.append(pieces[-1] - (a != b))
+    sorted_costs = [costs[k] + floor for k in order]
+    gaps = [sorted_costs[k] / sorted_costs[k - 1] for k in range(1, len(order))]
+    stops = [k for k in range(1, len(order)) if pieces[k] == wanted]
+    stop = max(stops, key=lambda k: gaps[k - 1]) if stops else 1 + int(np.argmax(gaps))
+    parent = list(range(size * size))
+    for k in order[:stop]:
+        a, b = root(pairs[k][0]), root(pairs[k][1])
+        if a != b:
+            parent[a] = b
+    names: dict[int, int] = {}
+    labels = [names.setdefault(root(cell), len(names)) for cell in range(size * size)]
+    return Cut(labels, pieces[stop], gaps[stop - 1])
+
+
+def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None) -> PictureRead:
+    """The board in an RGB picture; PictureError when there is none or its regions cannot be told apart.
+
+    `stars` and `game` as the user gave them; when not given, a board read from its colours alone is Queens, any
+    other Star Battle with the usual star count for its size (1 up to 9x9, 2 up to 13x13, 3 from 14x14).
+    """
+    if pixels.ndim != 3 or pixels.shape[2] != 3 or min(pixels.shape[:2]) < SMALLEST * MIN_CELL:
+        raise PictureError(f"a picture of {pixels.shape[1]}x{pixels.shape[0]} pixels is too small to hold a board")
+    plane = grey(pixels)
+    across_ridges, down_ridges = ridges(plane, 0), ridges(plane, 1)
+    min_length = max(SMALLEST * MIN_CELL, 0.05 * min(plane.shape))
+    # A line's pixels: darker than both sides, or dark outright (where a border meets another, the pixels on one
+    # side are the other border's, so the crossing is no ridge, but it is dark).
+    dark = plane < float(np.median(plane)) - DARK
+    across = bands((across_ridges > INK) | dark, min_length)
+    down = bands(((down_ridges > INK) | dark).T, min_length)
+    best: tuple[Square, int, float] | None = None
+    candidates = squares(across, down)[:8]
+    for square in candidates:
+        top, bottom, left, right = (round(v) for v in (square.top, square.bottom, square.left, square.right))
+        inset = max(2, round(0.01 * square.side))
+        profile_x = down_ridges[top + inset : bottom - inset, left : right + 1].mean(axis=0)
+        profile_y = across_ridges[top : bottom + 1, left + inset : right - inset].mean(axis=1)
+        size, quality = board_size(profile_x, profile_y)
+        if quality >= GRID_QUALITY and (best is None or square.side > 1.2 * best[0].side or quality > best[2]):
+            best = (square, size, quality)
+            if square.side >= 0.8 * candidates[0].side:
+                break
+    if best is None:
+        raise PictureError("no board in the picture (no square grid of lines)")
+    square, size, _ = best
+    return _read_regions(pixels, plane, square, size, stars, game, down_ridges, across_ridges)
+
+
+def _read_regions(
+    pixels: Pixels,
+    plane: Plane,
+    square: Square,
+    size: int,
+    stars: int | None,
+    game: str | None,
+    down_ridges: Plane,
+    across_ridges: Plane,
+) -> PictureRead:
+    top, bottom, left, right = (round(v) for v in (square.top, square.bottom, square.left, square.right))
+    inset = max(2, round(0.01 * square.side))
+    xs = [left + x for x in line_positions(down_ridges[top + inset : bottom - inset, left : right + 1].mean(axis=0), size)]
+    ys = [top + y for y in line_positions(across_ridges[top : bottom + 1, left + inset : right - inset].mean(axis=1), size)]
+
+    def middle(r: int, c: int) -> tuple[slice, slice]:
+        w, h = xs[c + 1] - xs[c], ys[r + 1] - ys[r]
+        return (
+            slice(round(ys[r] + 0.25 * h), max(round(ys[r] + 0.25 * h) + 1, round(ys[r + 1] - 0.25 * h))),
+            slice(round(xs[c] + 0.25 * w), max(round(xs[c] + 0.25 * w) + 1, round(xs[c + 1] - 0.25 * w))),
+        )
+
+    paper = np.zeros((size, size))
+    colours = np.zeros((size, size, 3))
+    for r in range(size):
+        for c in range(size):
+            rows, cols = middle(r, c)
+            paper[r, c] = float(np.median(plane[rows, cols]))
+            colours[r, c] = np.median(pixels[rows, cols].reshape(-1, 3), axis=0)
+    tones = lab(colours)
+    pairs: list[tuple[int, int]] = []
+    ink: list[float] = []
+    steps: list[float] = []
+    for r in range(size):
+        for c in range(size):
+            for rr, cc in ((r, c + 1), (r + 1, c)):
+                if rr < size and cc < size:
+                    pairs.append((r * size + c, rr * size + cc))
+                    ink.append(_ink_between(plane, paper, xs, ys, (r, c), (rr, cc)))
+                    steps.append(float(np.linalg.norm(tones[r, c] - tones[rr, cc])))
+    by_borders = cut(size, pairs, ink, 0.03 * max(ink) + 1e-6, size)
+    by_colours = cut(size, pairs, steps, COLOUR_FLOOR, size)
+    fits = [(read, name) for read, name in ((by_borders, "borders"), (by_colours, "colours")) if read.pieces == size]
+    if not fits:
+        wider, name = max((by_borders, "borders"), (by_colours, "colours"), key=lambda pair: pair[0].gap)
+        what = "colour groups" if name == "colours" else "regions between thick borders"
+        raise PictureError(f"found {wider.pieces} {what} on a {size}x{size} grid, which needs {size} regions")
+    chosen, regions_from = max(fits, key=lambda pair: pair[0].gap)
+    if chosen.gap < MIN_GAP:
+        raise PictureError(
+            f"the {size}x{size} grid's regions cannot be told apart (no thick borders, no distinct colours)"
+        )
+    stars_given, game_given = stars is not None, game is not None
+    if game is None:
+        # Thin lines and coloured fills only: LinkedIn's Queens. A board with thick borders is Star Battle.
+        board_game = "queens" if regions_from == "colours" and by_borders.gap < MIN_GAP else "starbattle"
+    else:
+        board_game = game
+    if stars is None:
+        stars = 1 if board_game == "queens" else usual_stars(size)
+    grid = [chosen.labels[r * size : (r + 1) * size] for r in range(size)]
+    return PictureRead(Puzzle.from_grid(grid, stars, board_game), square, regions_from, stars_given, game_given)
+
+
+def usual_stars(size: int) -> int:
+    """The star count puzzle sites use for a board of this size: 1 up to 9x9, 2 up to 13x13, 3 from 14x14."""
+    return 1 if size <= 9 else 2 if size <= 13 else 3
+
+
+def _ink_between(
+    plane: Plane, paper: npt.NDArray[np.float64], xs: list[float], ys: list[float], a: tuple[int, int], b: tuple[int, int]
+) -> float:
+    """How much ink lies on the line between neighbouring cells a and b (b right of or below a): each pixel's
+    darkness against its own side's paper, summed across the line, averaged along its middle half."""
+    (r, c), (rr, cc) = a, b
+    if rr == r:  # the line between them is vertical, at xs[cc]
+        line, along, spans, index = xs[cc], (ys[r], ys[r + 1]), (xs[c + 1] - xs[c], xs[cc + 1] - xs[cc]), 1
+    else:
+        line, along, spans, index = ys[rr], (xs[c], xs[c + 1]), (ys[r + 1] - ys[r], ys[rr + 1] - ys[rr]), 0
+    reach = 0.3 * min(spans)
+    length = along[1] - along[0]
+    first, last = round(along[0] + 0.25 * length), round(along[1] - 0.25 * length) + 1
+    before = slice(round(line - reach), round(line) + 1)
+    after = slice(round(line) + 1, round(line + reach) + 1)
+    if index == 1:
+        near, far = plane[first:last, before], plane[first:last, after]
+    else:
+        near, far = plane[before, first:last].T, plane[after, first:last].T
+    darkness = np.clip(paper[a] - near, 0, None).sum(axis=1) + np.clip(paper[b] - far, 0, None).sum(axis=1)
+    return float(darkness.mean()) if darkness.size else 0.0
