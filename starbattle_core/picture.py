@@ -29,6 +29,8 @@ from .puzzle import MAX_SIZE, Puzzle, PuzzleError
 Pixels = npt.NDArray[np.uint8]  # height x width x 3, RGB
 Plane = npt.NDArray[np.float32]
 
+PAGE_SIDE = 1000  # pixels: a page is searched for its board at most this large
+BOARD_SIDE = 900  # pixels: a board is read at most this large (a 30x30 board's cells are then 30 pixels)
 SMALLEST = 4  # boards from 4x4 up to MAX_SIZE
 MIN_CELL = 6.0  # pixels: a smaller cell cannot show a border apart from its neighbours' lines
 # How far across (in pixels) a line's darkness is compared with the paper on both sides: a thick border's middle
@@ -36,8 +38,11 @@ MIN_CELL = 6.0  # pixels: a smaller cell cannot show a border apart from its nei
 REACH = (1, 2, 3, 5, 8)
 DARK = 100.0  # how much darker than the page's middle tone a pixel of ink is at least (a fill is less dark)
 INK = 40.0  # how much darker than both sides (of 255) a pixel of the outline is at least
-# A border or a colour step has to stand this many times above what is joined for the regions to be told apart.
-MIN_GAP = 1.6
+# For the regions to be told apart, the cheapest border or colour step left standing has to cost this many times the
+# dearest joined one, and this many times the middle of those joined (a grid of equal lines, or of one colour, has
+# none that stands out).
+MIN_GAP = 1.05
+CLEARNESS = 1.3
 COLOUR_FLOOR = 3.0  # Lab distance that JPEG noise can put between two cells of one fill
 GRID_QUALITY = 0.45  # share of the line profile's height left after the cells' middles are taken off
 
@@ -82,8 +87,9 @@ class PictureRead:
 
 
 def grey(pixels: Pixels) -> Plane:
-    weights = np.array([0.299, 0.587, 0.114], dtype=np.float32)
-    return (pixels.astype(np.float32) @ weights).astype(np.float32)
+    """Each pixel's lightness, 0 to 255 (the Rec. 601 weights, in integers: a big picture's floats cost twice)."""
+    weighted = pixels[..., 0] * np.uint16(77) + pixels[..., 1] * np.uint16(150) + pixels[..., 2] * np.uint16(29)
+    return (weighted >> 8).astype(np.float32)
 
 
 def ridges(plane: Plane, axis: int) -> Plane:
@@ -241,11 +247,17 @@ def lab(rgb: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 @dataclass(frozen=True)
 class Cut:
-    """Cells joined into pieces: `labels` per cell (reading order), how many pieces, the gap the cut stands in."""
+    """Cells joined into pieces: `labels` per cell (reading order), how many pieces, and how the pairs left apart
+    stand out from those joined: `gap`, the cheapest of them against the dearest joined; `clearness`, against the
+    middle of the joined ones."""
 
     labels: list[int]
     pieces: int
     gap: float
+    clearness: float
+
+    def stands_out(self) -> bool:
+        return self.gap >= MIN_GAP and self.clearness >= CLEARNESS
 
 
 def cut(size: int, pairs: list[tuple[int, int]], costs: list[float], floor: float, wanted: int) -> Cut:
@@ -278,7 +290,8 @@ def cut(size: int, pairs: list[tuple[int, int]], costs: list[float], floor: floa
             parent[a] = b
     names: dict[int, int] = {}
     labels = [names.setdefault(root(cell), len(names)) for cell in range(size * size)]
-    return Cut(labels, pieces[stop], gaps[stop - 1])
+    clearness = sorted_costs[stop] / float(np.median(sorted_costs[:stop]))
+    return Cut(labels, pieces[stop], gaps[stop - 1], clearness)
 
 
 def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None) -> PictureRead:
@@ -287,48 +300,90 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
     `stars` and `game` as the user gave them; when not given, a board read from its colours alone is Queens, any
     other Star Battle with the usual star count for its size (1 up to 9x9, 2 up to 13x13, 3 from 14x14).
     """
-    if pixels.ndim != 3 or pixels.shape[2] != 3 or min(pixels.shape[:2]) < SMALLEST * MIN_CELL:
-        raise PictureError(f"a picture of {pixels.shape[1]}x{pixels.shape[0]} pixels is too small to hold a board")
-    plane = grey(pixels)
-    across_ridges, down_ridges = ridges(plane, 0), ridges(plane, 1)
-    min_length = max(SMALLEST * MIN_CELL, 0.05 * min(plane.shape))
-    # A line's pixels: darker than both sides, or dark outright (where a border meets another, the pixels on one
-    # side are the other border's, so the crossing is no ridge, but it is dark).
-    dark = plane < float(np.median(plane)) - DARK
-    across = bands((across_ridges > INK) | dark, min_length)
-    down = bands(((down_ridges > INK) | dark).T, min_length)
-    best: tuple[Square, int, float] | None = None
-    candidates = squares(across, down)[:8]
-    for square in candidates:
-        top, bottom, left, right = (round(v) for v in (square.top, square.bottom, square.left, square.right))
-        inset = max(2, round(0.01 * square.side))
-        profile_x = down_ridges[top + inset : bottom - inset, left : right + 1].mean(axis=0)
-        profile_y = across_ridges[top : bottom + 1, left + inset : right - inset].mean(axis=1)
+    height, width = pixels.shape[:2]
+    if pixels.ndim != 3 or pixels.shape[2] != 3 or min(height, width) < SMALLEST * MIN_CELL:
+        raise PictureError(f"a picture of {width}x{height} pixels is too small to hold a board")
+    # The page is searched at most PAGE_SIDE pixels wide; the board is then read from the picture itself.
+    page_factor = -(-max(height, width) // PAGE_SIDE)
+    page = Outlines(shrink(pixels, page_factor))
+    for found in page.squares[:8]:
+        side = found.side * page_factor
+        margin = 0.04 * side + 2 * page_factor + 4
+        top, left = max(0, int(found.top * page_factor - margin)), max(0, int(found.left * page_factor - margin))
+        bottom = min(height, int(found.bottom * page_factor + margin) + 1)
+        right = min(width, int(found.right * page_factor + margin) + 1)
+        factor = max(1, int(side // BOARD_SIDE))
+        board = Outlines(shrink(pixels[top:bottom, left:right], factor), page.page_tone)
+        square = next((s for s in board.squares if s.side * factor >= 0.8 * side), None)
+        if square is None:
+            continue
+        profile_x, profile_y = board.profiles(square)
         size, quality = board_size(profile_x, profile_y)
-        if quality >= GRID_QUALITY and (best is None or square.side > 1.2 * best[0].side or quality > best[2]):
-            best = (square, size, quality)
-            if square.side >= 0.8 * candidates[0].side:
-                break
-    if best is None:
-        raise PictureError("no board in the picture (no square grid of lines)")
-    square, size, _ = best
-    return _read_regions(pixels, plane, square, size, stars, game, down_ridges, across_ridges)
+        if quality < GRID_QUALITY:
+            continue
+        xs = [square.left + x for x in line_positions(profile_x, size)]
+        ys = [square.top + y for y in line_positions(profile_y, size)]
+        read = _read_regions(board.pixels, board.plane, xs, ys, stars, game)
+        where = Square(
+            top + square.top * factor,
+            top + square.bottom * factor,
+            left + square.left * factor,
+            left + square.right * factor,
+        )
+        return PictureRead(read.puzzle, where, read.regions_from, read.stars_given, read.game_given)
+    raise PictureError("no board in the picture (no square grid of lines)")
+
+
+def shrink(pixels: Pixels, factor: int) -> Pixels:
+    """The picture `factor` times smaller each way, each pixel the mean of the block it stands for (a thin line
+    stays, fainter)."""
+    if factor <= 1:
+        return pixels
+    height, width = pixels.shape[0] // factor, pixels.shape[1] // factor
+    total = np.zeros((height, width, 3), dtype=np.uint32)
+    for i in range(factor):
+        for j in range(factor):
+            total += pixels[i : height * factor : factor, j : width * factor : factor]
+    return (total // (factor * factor)).astype(np.uint8)
+
+
+class Outlines:
+    """A picture's grey tones, its line ridges both ways, and the squares its long lines close."""
+
+    def __init__(self, pixels: Pixels, page_tone: float | None = None) -> None:
+        self.pixels = pixels
+        self.plane = grey(pixels)
+        self.across, self.down = ridges(self.plane, 0), ridges(self.plane, 1)
+        min_length = max(SMALLEST * MIN_CELL, 0.05 * min(self.plane.shape))
+        # A line's pixels: darker than both sides, or dark outright (where a border meets another, the pixels on
+        # one side are the other border's, so the crossing is no ridge, but it is dark).
+        # The page's middle tone, unless given: a board cut out of its page is mostly fills.
+        self.page_tone = float(np.median(self.plane[::4, ::4])) if page_tone is None else page_tone
+        dark = self.plane < self.page_tone - DARK
+        across = bands((self.across > INK) | dark, min_length)
+        down = bands(((self.down > INK) | dark).T, min_length)
+        self.squares = squares(across, down)
+
+    def profiles(self, square: Square) -> tuple[Plane, Plane]:
+        """How much each column and each row inside the square looks like a grid line: its darkness against both
+        sides plus the colour step across it (where thin lines fade away in a small picture, the fills still change
+        there). Each profile runs from one side of the outline to the other."""
+        top, bottom, left, right = (round(v) for v in (square.top, square.bottom, square.left, square.right))
+        inset = max(2, round(0.01 * square.side))  # past the outline's own thickness
+        inside = self.pixels[top + inset : bottom - inset + 1, left + inset : right - inset + 1].astype(np.float32)
+        step_x = np.abs(inside[:, 2:] - inside[:, :-2]).sum(axis=2).mean(axis=0) / 3
+        step_y = np.abs(inside[2:] - inside[:-2]).sum(axis=2).mean(axis=1) / 3
+        profile_x = self.down[top + inset : bottom - inset + 1, left : right + 1].mean(axis=0)
+        profile_y = self.across[top : bottom + 1, left + inset : right - inset + 1].mean(axis=1)
+        profile_x[inset + 1 : inset + 1 + step_x.size] += step_x
+        profile_y[inset + 1 : inset + 1 + step_y.size] += step_y
+        return profile_x, profile_y
 
 
 def _read_regions(
-    pixels: Pixels,
-    plane: Plane,
-    square: Square,
-    size: int,
-    stars: int | None,
-    game: str | None,
-    down_ridges: Plane,
-    across_ridges: Plane,
+    pixels: Pixels, plane: Plane, xs: list[float], ys: list[float], stars: int | None, game: str | None
 ) -> PictureRead:
-    top, bottom, left, right = (round(v) for v in (square.top, square.bottom, square.left, square.right))
-    inset = max(2, round(0.01 * square.side))
-    xs = [left + x for x in line_positions(down_ridges[top + inset : bottom - inset, left : right + 1].mean(axis=0), size)]
-    ys = [top + y for y in line_positions(across_ridges[top : bottom + 1, left + inset : right - inset].mean(axis=1), size)]
+    size = len(xs) - 1
 
     def middle(r: int, c: int) -> tuple[slice, slice]:
         w, h = xs[c + 1] - xs[c], ys[r + 1] - ys[r]
@@ -357,25 +412,28 @@ def _read_regions(
                     steps.append(float(np.linalg.norm(tones[r, c] - tones[rr, cc])))
     by_borders = cut(size, pairs, ink, 0.03 * max(ink) + 1e-6, size)
     by_colours = cut(size, pairs, steps, COLOUR_FLOOR, size)
-    fits = [(read, name) for read, name in ((by_borders, "borders"), (by_colours, "colours")) if read.pieces == size]
+    ways = ((by_borders, "borders"), (by_colours, "colours"))
+    fits = [(read, name) for read, name in ways if read.pieces == size]
     if not fits:
-        wider, name = max((by_borders, "borders"), (by_colours, "colours"), key=lambda pair: pair[0].gap)
+        wider, name = max(ways, key=lambda way: way[0].gap)
         what = "colour groups" if name == "colours" else "regions between thick borders"
         raise PictureError(f"found {wider.pieces} {what} on a {size}x{size} grid, which needs {size} regions")
-    chosen, regions_from = max(fits, key=lambda pair: pair[0].gap)
-    if chosen.gap < MIN_GAP:
+    clear = [(read, name) for read, name in fits if read.stands_out()]
+    if not clear:
         raise PictureError(
             f"the {size}x{size} grid's regions cannot be told apart (no thick borders, no distinct colours)"
         )
+    chosen, regions_from = max(clear, key=lambda way: way[0].gap)
     stars_given, game_given = stars is not None, game is not None
     if game is None:
         # Thin lines and coloured fills only: LinkedIn's Queens. A board with thick borders is Star Battle.
-        board_game = "queens" if regions_from == "colours" and by_borders.gap < MIN_GAP else "starbattle"
+        board_game = "queens" if regions_from == "colours" and not by_borders.stands_out() else "starbattle"
     else:
         board_game = game
     if stars is None:
         stars = 1 if board_game == "queens" else usual_stars(size)
     grid = [chosen.labels[r * size : (r + 1) * size] for r in range(size)]
+    square = Square(ys[0], ys[-1], xs[0], xs[-1])
     return PictureRead(Puzzle.from_grid(grid, stars, board_game), square, regions_from, stars_given, game_given)
 
 

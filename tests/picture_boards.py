@@ -173,7 +173,7 @@ def linkedin_html(puzzle: Puzzle, rng: np.random.Generator) -> tuple[str, int]:
     and its cell size in pixels."""
     n = puzzle.size
     cell = int(rng.integers(26, 56))
-    line = float(rng.choice([0.5, 1.0, 1.0, 1.5]))
+    line = float(rng.choice([1.0, 1.0, 1.5]))  # a 0.5-pixel gap rounds to 0 or 1 pixel, and lines go missing
     ink = f"rgba(0, 0, 0, {rng.uniform(0.25, 0.8):.2f})"
     cells = "".join(
         f'<div style="background: {LINKEDIN_COLOURS[region % len(LINKEDIN_COLOURS)]}"></div>'
