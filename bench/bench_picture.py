@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -106,64 +107,89 @@ def main() -> None:
     made = time.perf_counter() - started
     if args.save:
         save(pictures, args.save)
-    results: dict[tuple[str, str], dict[str, list[float] | int]] = defaultdict(
-        lambda: {"exact": 0, "refused": 0, "wrong": 0, "silent": 0, "rules": 0, "read": [], "cpu": [], "count": []}
-    )
+    tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     failures = []
     for picture in pictures:
-        row = results[(picture.kind, picture.variant)]
-        expected = picture.puzzle
-        start, cpu = time.perf_counter(), time.process_time()
-        try:
-            read = read_board(decode_picture(picture.data, picture.name))
-        except InputError as error:
-            row["refused"] += 1  # type: ignore[operator]
-            failures.append(f"{picture.name}: refused: {error}")
-            continue
-        finally:
-            row["read"].append(time.perf_counter() - start)  # type: ignore[union-attr]
-            row["cpu"].append(time.process_time() - cpu)  # type: ignore[union-attr]
-        got = read.puzzle
-        row["rules"] += got.game == expected.game and got.stars == expected.stars  # type: ignore[operator]
-        if got.size == expected.size and got.regions == expected.regions:
-            row["exact"] += 1  # type: ignore[operator]
-            start = time.perf_counter()
-            count_solutions(got, limit=10)
-            row["count"].append(time.perf_counter() - start)  # type: ignore[union-attr]
-            continue
-        row["wrong"] += 1  # type: ignore[operator]
-        # Judged with the board's own rules: what a user who knows the game and star count would see.
-        try:
-            as_meant = Puzzle(got.size, expected.stars, got.regions, expected.game)
-            silent = count_solutions(as_meant, limit=2).count == 1
-        except InputError:
-            silent = False
-        row["silent"] += silent  # type: ignore[operator]
-        failures.append(f"{picture.name}: read {got.size}x{got.size} by {read.regions_from}, wrong{' (unique!)' if silent else ''}")
+        tally = tallies[(picture.kind, picture.variant)]
+        failure = read_one(picture, tally)
+        if failure:
+            failures.append(f"{picture.name}: {failure}")
     print(f"{len(pictures)} pictures ({'loaded' if args.load else 'made'} in {made:.0f} s)\n")
-    header = f"{'kind':10} {'variant':8} {'pictures':>8} {'exact':>7} {'refused':>7} {'wrong':>6} {'silent':>6} "
-    print(header + f"{'rules':>6}  read ms: median    p90    max   count ms: median    max")
+    print(
+        f"{'kind':10} {'variant':8} {'pictures':>8} {'exact':>7} {'refused':>7} {'wrong':>6} {'silent':>6} "
+        f"{'rules':>6}  read ms: median    p90    max  cpu ms: median    max  count ms: median    max"
+    )
     for kind in KINDS:
-        kind_rows = [(variant, results[(kind, variant)]) for variant in VARIANTS if (kind, variant) in results]
-        for variant, row in [*kind_rows, ("all", _merged([row for _, row in kind_rows]))]:
-            read_ms = [1000 * t for t in row["read"]]  # type: ignore[union-attr]
-            count_ms = [1000 * t for t in row["count"]] or [0.0]  # type: ignore[union-attr]
-            total = len(read_ms)
-            print(
-                f"{kind:10} {variant:8} {total:8} {row['exact'] / total:7.1%} {row['refused']:7} {row['wrong']:6} "
-                f"{row['silent']:6} {row['rules']:6}  {statistics.median(read_ms):15.0f} {percentile(read_ms, 0.9):6.0f} "
-                f"{max(read_ms):6.0f}  {statistics.median(count_ms):16.0f} {max(count_ms):6.0f}"
-            )
+        rows = [(variant, tallies[(kind, variant)]) for variant in VARIANTS if (kind, variant) in tallies]
+        every = Tally()
+        for _, tally in rows:
+            every.add(tally)
+        for variant, tally in [*rows, ("all", every)]:
+            print(f"{kind:10} {variant:8} {tally.line()}")
     if args.show_failures:
         print("\n" + "\n".join(failures))
 
 
-def _merged(rows: list[dict[str, list[float] | int]]) -> dict[str, list[float] | int]:
-    merged: dict[str, list[float] | int] = {}
-    for key in rows[0]:
-        values = [row[key] for row in rows]
-        merged[key] = [v for value in values for v in value] if isinstance(values[0], list) else sum(values)  # type: ignore[misc,arg-type]
-    return merged
+def read_one(picture: Picture, tally: Tally) -> str | None:
+    """Read a picture as `starbattle from-image` does and tally the outcome; what went wrong, if anything."""
+    expected = picture.puzzle
+    tally.pictures += 1
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        read = read_board(decode_picture(picture.data, picture.name))
+    except InputError as error:
+        tally.refused += 1
+        return f"refused: {error}"
+    finally:
+        tally.read.append(time.perf_counter() - start)
+        tally.cpu.append(time.process_time() - cpu)
+    got = read.puzzle
+    tally.rules += got.game == expected.game and got.stars == expected.stars
+    if got.size == expected.size and got.regions == expected.regions:
+        tally.exact += 1
+        start = time.perf_counter()
+        count_solutions(got, limit=10)
+        tally.count.append(time.perf_counter() - start)
+        return None
+    tally.wrong += 1
+    # Judged with the board's own rules: what a user who gives the game and star count would see.
+    try:
+        silent = count_solutions(Puzzle(got.size, expected.stars, got.regions, expected.game), limit=2).count == 1
+    except InputError:
+        silent = False
+    tally.silent += silent
+    return f"read {got.size}x{got.size} from {read.regions_from}, wrong{' and unique' if silent else ''}"
+
+
+@dataclass
+class Tally:
+    """The outcomes and times of one kind and variant of picture."""
+
+    pictures: int = 0
+    exact: int = 0
+    refused: int = 0
+    wrong: int = 0
+    silent: int = 0  # wrong, and the count says unique: nothing on the line shows it
+    rules: int = 0  # game and star count assumed right
+    read: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    count: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("pictures", "exact", "refused", "wrong", "silent", "rules"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.read += other.read
+        self.cpu += other.cpu
+        self.count += other.count
+
+    def line(self) -> str:
+        read, cpu = [1000 * t for t in self.read], [1000 * t for t in self.cpu]
+        count = [1000 * t for t in self.count] or [0.0]
+        return (
+            f"{self.pictures:8} {self.exact / self.pictures:7.1%} {self.refused:7} {self.wrong:6} {self.silent:6} "
+            f"{self.rules:6}  {statistics.median(read):15.0f} {percentile(read, 0.9):6.0f} {max(read):6.0f}  "
+            f"{statistics.median(cpu):14.0f} {max(cpu):6.0f}  {statistics.median(count):16.0f} {max(count):6.0f}"
+        )
 
 
 if __name__ == "__main__":

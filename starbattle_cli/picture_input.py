@@ -56,11 +56,11 @@ def decode_picture(data: bytes, name: str = "the picture") -> Pixels:
         )
     try:
         image.load()
-        image = ImageOps.exif_transpose(image)
-        if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-            paper = Image.new("RGBA", image.size, "white")
-            image = Image.alpha_composite(paper, image.convert("RGBA"))
-        pixels = np.asarray(image.convert("RGB"), dtype=np.uint8)
+        upright = ImageOps.exif_transpose(image)
+        if upright.mode in ("RGBA", "LA", "PA") or (upright.mode == "P" and "transparency" in upright.info):
+            paper = Image.new("RGBA", upright.size, "white")
+            upright = Image.alpha_composite(paper, upright.convert("RGBA"))
+        pixels = np.asarray(upright.convert("RGB"), dtype=np.uint8)
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         # Pillow says "image file is truncated" for a file cut short, and names the damage otherwise.
         raise InputError(f"{name} is damaged or cut short ({error})") from None
@@ -100,10 +100,7 @@ def describe(read: PictureRead) -> str:
     else:
         star_word = "star" if puzzle.stars == 1 else "stars"
         rules = f"Star Battle, {puzzle.stars} {star_word} per row, column and region"
-        if read.stars_given:
-            origin = " (given)"
-        else:
-            origin = f" (assumed: the usual for {n}x{n})"
+        origin = " (given)" if read.stars_given else f" (assumed: the usual for {n}x{n})"
     return f"read a {n}x{n} board, regions from {how}; {rules}{origin}"
 
 

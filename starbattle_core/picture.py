@@ -162,9 +162,7 @@ def squares(across: list[Band], down: list[Band]) -> list[Square]:
                 for band in down
                 if abs(band.start - top.middle) <= rounding
                 and abs(band.end - bottom.middle) <= rounding
-                and (
-                    abs(band.middle - top.start) <= rounding or abs(band.middle - top.end) <= rounding
-                )
+                and (abs(band.middle - top.start) <= rounding or abs(band.middle - top.end) <= rounding)
             ]
             lefts = [band.middle for band in sides if abs(band.middle - top.start) <= rounding]
             rights = [band.middle for band in sides if abs(band.middle - top.end) <= rounding]
@@ -260,10 +258,10 @@ class Cut:
         return self.gap >= MIN_GAP and self.clearness >= CLEARNESS
 
 
-def cut(size: int, pairs: list[tuple[int, int]], costs: list[float], floor: float, wanted: int) -> Cut:
+def cut(size: int, pairs: list[tuple[int, int]], costs: list[float], floor: float, wanted: int | None) -> Cut:
     """Join neighbouring cells cheapest pair first and stop where exactly `wanted` pieces are left, at the widest
-    gap between the last pair joined and the first left apart; with no such stop, the widest gap of all (whose
-    piece count then says what the picture holds)."""
+    gap between the last pair joined and the first left apart; with no such stop, or `wanted` None, at the widest
+    gap of all (whose piece count then says what the picture holds)."""
     order = sorted(range(len(pairs)), key=lambda k: costs[k])
     parent = list(range(size * size))
 
@@ -410,20 +408,25 @@ def _read_regions(
                     pairs.append((r * size + c, rr * size + cc))
                     ink.append(_ink_between(plane, paper, xs, ys, (r, c), (rr, cc)))
                     steps.append(float(np.linalg.norm(tones[r, c] - tones[rr, cc])))
-    by_borders = cut(size, pairs, ink, 0.03 * max(ink) + 1e-6, size)
+    ink_floor = 0.03 * max(ink) + 1e-6
+    by_borders = cut(size, pairs, ink, ink_floor, size)
     by_colours = cut(size, pairs, steps, COLOUR_FLOOR, size)
-    ways = ((by_borders, "borders"), (by_colours, "colours"))
-    fits = [(read, name) for read, name in ways if read.pieces == size]
+    clear = [(read, name) for read, name in ((by_borders, "borders"), (by_colours, "colours")) if read.stands_out()]
+    fits = [(read, name) for read, name in clear if read.pieces == size]
     if not fits:
-        wider, name = max(ways, key=lambda way: way[0].gap)
-        what = "colour groups" if name == "colours" else "regions between thick borders"
-        raise PictureError(f"found {wider.pieces} {what} on a {size}x{size} grid, which needs {size} regions")
-    clear = [(read, name) for read, name in fits if read.stands_out()]
-    if not clear:
-        raise PictureError(
-            f"the {size}x{size} grid's regions cannot be told apart (no thick borders, no distinct colours)"
-        )
-    chosen, regions_from = max(clear, key=lambda way: way[0].gap)
+        # What the picture shows instead: the pieces at each way's own clearest cut, where one stands out.
+        natural = [
+            (cut(size, pairs, ink, ink_floor, None), "regions between thick borders"),
+            (cut(size, pairs, steps, COLOUR_FLOOR, None), "colour groups"),
+        ]
+        shown = [(read, what) for read, what in natural if read.stands_out() and read.pieces != size]
+        if not shown:
+            raise PictureError(
+                f"the {size}x{size} grid's regions cannot be told apart (no thick borders, no distinct colours)"
+            )
+        read, what = max(shown, key=lambda way: way[0].gap)
+        raise PictureError(f"found {read.pieces} {what} on a {size}x{size} grid, which needs {size} regions")
+    chosen, regions_from = max(fits, key=lambda way: way[0].gap)
     stars_given, game_given = stars is not None, game is not None
     if game is None:
         # Thin lines and coloured fills only: LinkedIn's Queens. A board with thick borders is Star Battle.
@@ -443,7 +446,12 @@ def usual_stars(size: int) -> int:
 
 
 def _ink_between(
-    plane: Plane, paper: npt.NDArray[np.float64], xs: list[float], ys: list[float], a: tuple[int, int], b: tuple[int, int]
+    plane: Plane,
+    paper: npt.NDArray[np.float64],
+    xs: list[float],
+    ys: list[float],
+    a: tuple[int, int],
+    b: tuple[int, int],
 ) -> float:
     """How much ink lies on the line between neighbouring cells a and b (b right of or below a): each pixel's
     darkness against its own side's paper, summed across the line, averaged along its middle half."""

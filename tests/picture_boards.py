@@ -71,9 +71,10 @@ LINKEDIN_COLOURS = (
     "#FFFFFF",
 )
 WORDS = (
-    "puzzle daily stars rows columns regions place every each touch diagonal solve today streak share results "
-    "friends archive previous next level timer hint undo clear settings help about games news feed network"
-).split()
+    *("puzzle", "daily", "stars", "rows", "columns", "regions", "place", "every", "each", "touch", "diagonal"),
+    *("solve", "today", "streak", "share", "results", "friends", "archive", "previous", "next", "level", "timer"),
+    *("hint", "undo", "clear", "settings", "help", "about", "games", "news", "feed", "network"),
+)
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def _text(rng: np.random.Generator, words: int) -> str:
     return " ".join(chosen).capitalize() + "."
 
 
-def _page(board_html: str, rng: np.random.Generator, background: str) -> str:
+def page_html(board_html: str, rng: np.random.Generator, background: str) -> str:
     """A page around the board: a heading, paragraphs, a side column of links, buttons under the board."""
     side = "".join(f"<li>{_text(rng, 2)}</li>" for _ in range(int(rng.integers(3, 8))))
     above = "".join(f"<p>{_text(rng, int(rng.integers(8, 30)))}</p>" for _ in range(int(rng.integers(1, 3))))
@@ -168,17 +169,16 @@ def newspaper_svg(puzzle: Puzzle, rng: np.random.Generator) -> tuple[str, int]:
     return svg, cell
 
 
-def linkedin_html(puzzle: Puzzle, rng: np.random.Generator) -> tuple[str, int]:
+def linkedin_html(
+    puzzle: Puzzle, rng: np.random.Generator, colours: tuple[str, ...] = LINKEDIN_COLOURS
+) -> tuple[str, int]:
     """A Queens board as LinkedIn shows it (cells in the region's colour, thin dark lines, a rounded dark outline)
     and its cell size in pixels."""
     n = puzzle.size
     cell = int(rng.integers(26, 56))
     line = float(rng.choice([1.0, 1.0, 1.5]))  # a 0.5-pixel gap rounds to 0 or 1 pixel, and lines go missing
     ink = f"rgba(0, 0, 0, {rng.uniform(0.25, 0.8):.2f})"
-    cells = "".join(
-        f'<div style="background: {LINKEDIN_COLOURS[region % len(LINKEDIN_COLOURS)]}"></div>'
-        for region in puzzle.regions
-    )
+    cells = "".join(f'<div style="background: {colours[region % len(colours)]}"></div>' for region in puzzle.regions)
     html = (
         f'<div style="display: grid; grid-template-columns: repeat({n}, {cell}px); grid-auto-rows: {cell}px; '
         f"gap: {line}px; background: {ink}; padding: {line}px; border: {int(rng.integers(2, 4))}px solid #000; "
@@ -198,7 +198,9 @@ class PictureMaker:
         self._playwright = sync_playwright().start()
         self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         self._pages = {
-            scale: self._browser.new_context(viewport={"width": 1000, "height": 700}, device_scale_factor=scale).new_page()
+            scale: self._browser.new_context(
+                viewport={"width": 1000, "height": 700}, device_scale_factor=scale
+            ).new_page()
             for scale in (1, 2)
         }
         return self
@@ -226,7 +228,7 @@ class PictureMaker:
                 (board, cell), background = newspaper_svg(puzzle, rng), "#fff"
             else:
                 (board, cell), background = linkedin_html(puzzle, rng), str(rng.choice(["#fff", "#f4f2ee"]))
-            image = self.screenshot(_page(board, rng, background), 2 if variant == "hidpi" else 1)
+            image = self.screenshot(page_html(board, rng, background), 2 if variant == "hidpi" else 1)
             if kind == "newspaper":
                 image = scanned(image, rng)
             data = finished(image, variant, cell, rng)
