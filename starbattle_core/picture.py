@@ -37,6 +37,7 @@ MIN_CELL = 6.0  # pixels: a smaller cell cannot show a border apart from its nei
 # is only darker than pixels beyond its half-width (9 pixels wide on a 2x screen).
 REACH = (1, 2, 3, 5, 8)
 DARK = 100.0  # how much darker than the page's middle tone a pixel of ink is at least (a fill is less dark)
+FAINT = 0.5  # the share of DARK and INK a faint outline is looked for with, when no clear one made a board
 INK = 40.0  # how much darker than both sides (of 255) a pixel of the outline is at least
 # For the regions to be told apart, the cheapest border or colour step left standing has to cost this many times the
 # dearest joined one, and this many times the middle of those joined (a grid of equal lines, or of one colour, has
@@ -152,26 +153,41 @@ def squares(across: list[Band], down: list[Band]) -> list[Square]:
             height = bottom.middle - top.middle
             width = (top.end - top.start + bottom.end - bottom.start) / 2
             slack = max(4.0, 0.04 * height)
-            if height < SMALLEST * MIN_CELL or not 0.78 * height <= width <= height + slack:
+            # A horizontal side runs on past the vertical ones' middles by half their thickness at each end.
+            if height < SMALLEST * MIN_CELL or not 0.78 * height <= width <= height + slack + 2 * top.thickness:
                 continue
             if abs(top.start - bottom.start) > slack or abs(top.end - bottom.end) > slack:
                 continue
             rounding = max(0.0, height - width) / 2 + slack
-            sides = [
-                band
-                for band in down
-                if abs(band.start - top.middle) <= rounding
-                and abs(band.end - bottom.middle) <= rounding
-                and (abs(band.middle - top.start) <= rounding or abs(band.middle - top.end) <= rounding)
-            ]
-            lefts = [band.middle for band in sides if abs(band.middle - top.start) <= rounding]
-            rights = [band.middle for band in sides if abs(band.middle - top.end) <= rounding]
-            if lefts and rights:
-                left, right = min(lefts), max(rights)
-                if abs((right - left) - height) <= slack:
-                    found.append(Square(top.middle, bottom.middle, left, right))
+            left = _side(down, top.start, top.middle, bottom.middle, rounding, outward=-1)
+            right = _side(down, top.end, top.middle, bottom.middle, rounding, outward=1)
+            if left is not None and right is not None and abs((right - left) - height) <= slack:
+                found.append(Square(top.middle, bottom.middle, left, right))
     found.sort(key=lambda square: -square.side)
     return found
+
+
+def _side(down: list[Band], near: float, top: float, bottom: float, rounding: float, outward: int) -> float | None:
+    """Where the square's vertical side near `near` runs: the heaviest line there (then the outermost) whose pieces
+    (a side is broken where a fill as dark as the line meets it) cover most of the height between top and bottom."""
+    pieces = [
+        band
+        for band in down
+        if abs(band.middle - near) <= rounding and band.start >= top - rounding and band.end <= bottom + rounding
+    ]
+    lines: dict[float, float] = {}
+    for middle in {round(band.middle) for band in pieces}:
+        same = [band for band in pieces if abs(band.middle - middle) <= 2]
+        covered, reach = 0.0, top
+        for band in sorted(same, key=lambda band: band.start):
+            start, end = max(band.start, reach), min(band.end, bottom)
+            if end > start:
+                covered += end - start
+                reach = end
+        if covered >= 0.6 * (bottom - top):
+            lines[float(middle)] = covered * max(band.thickness for band in same)
+    # The heaviest line: the outline, not a thin line or an edge of it beside it.
+    return max(lines, key=lambda middle: (lines[middle], outward * middle)) if lines else None
 
 
 def _peak_height(profile: Plane, at: float, reach: float) -> float:
@@ -301,35 +317,56 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
     height, width = pixels.shape[:2]
     if pixels.ndim != 3 or pixels.shape[2] != 3 or min(height, width) < SMALLEST * MIN_CELL:
         raise PictureError(f"a picture of {width}x{height} pixels is too small to hold a board")
-    # The page is searched at most PAGE_SIDE pixels wide; the board is then read from the picture itself.
+    # The page is searched at most PAGE_SIDE pixels wide; the board is then read from the picture itself. A faint
+    # outline (a thin border shrunk with the page) is looked for only when no clear one made a board.
     page_factor = -(-max(height, width) // PAGE_SIDE)
     page = Outlines(shrink(pixels, page_factor))
-    for found in page.squares[:8]:
-        side = found.side * page_factor
-        margin = 0.04 * side + 2 * page_factor + 4
-        top, left = max(0, int(found.top * page_factor - margin)), max(0, int(found.left * page_factor - margin))
-        bottom = min(height, int(found.bottom * page_factor + margin) + 1)
-        right = min(width, int(found.right * page_factor + margin) + 1)
-        factor = max(1, int(side // BOARD_SIDE))
-        board = Outlines(shrink(pixels[top:bottom, left:right], factor), page.page_tone)
-        square = next((s for s in board.squares if s.side * factor >= 0.8 * side), None)
-        if square is None:
-            continue
-        profile_x, profile_y = board.profiles(square)
-        size, quality = board_size(profile_x, profile_y)
-        if quality < GRID_QUALITY:
-            continue
-        xs = [square.left + x for x in line_positions(profile_x, size)]
-        ys = [square.top + y for y in line_positions(profile_y, size)]
-        read = _read_regions(board.pixels, board.plane, xs, ys, stars, game)
-        where = Square(
-            top + square.top * factor,
-            top + square.bottom * factor,
-            left + square.left * factor,
-            left + square.right * factor,
-        )
-        return PictureRead(read.puzzle, where, read.regions_from, read.stars_given, read.game_given)
+    tried: set[Square] = set()
+    for contrast in (1.0, FAINT):
+        for found in page.squares(contrast)[:8]:
+            if found not in tried:
+                tried.add(found)
+                read = _read_square(pixels, page, found, page_factor, contrast, stars, game)
+                if read is not None:
+                    return read
     raise PictureError("no board in the picture (no square grid of lines)")
+
+
+def _read_square(
+    pixels: Pixels,
+    page: Outlines,
+    found: Square,
+    page_factor: int,
+    contrast: float,
+    stars: int | None,
+    game: str | None,
+) -> PictureRead | None:
+    """The board inside a square found on the (shrunk) page, read from the picture's own pixels; None when the
+    square holds no grid."""
+    side = found.side * page_factor
+    margin = 0.04 * side + 2 * page_factor + 4
+    top, left = max(0, int(found.top * page_factor - margin)), max(0, int(found.left * page_factor - margin))
+    bottom = min(pixels.shape[0], int(found.bottom * page_factor + margin) + 1)
+    right = min(pixels.shape[1], int(found.right * page_factor + margin) + 1)
+    factor = max(1, int(side // BOARD_SIDE))
+    board = Outlines(shrink(pixels[top:bottom, left:right], factor), page.page_tone)
+    square = next((s for s in board.squares(contrast) if s.side * factor >= 0.8 * side), None)
+    if square is None:
+        return None
+    profile_x, profile_y = board.profiles(square)
+    size, quality = board_size(profile_x, profile_y)
+    if quality < GRID_QUALITY:
+        return None
+    xs = [square.left + x for x in line_positions(profile_x, size)]
+    ys = [square.top + y for y in line_positions(profile_y, size)]
+    read = _read_regions(board.pixels, board.plane, xs, ys, stars, game)
+    where = Square(
+        top + square.top * factor,
+        top + square.bottom * factor,
+        left + square.left * factor,
+        left + square.right * factor,
+    )
+    return PictureRead(read.puzzle, where, read.regions_from, read.stars_given, read.game_given)
 
 
 def shrink(pixels: Pixels, factor: int) -> Pixels:
@@ -352,15 +389,18 @@ class Outlines:
         self.pixels = pixels
         self.plane = grey(pixels)
         self.across, self.down = ridges(self.plane, 0), ridges(self.plane, 1)
-        min_length = max(SMALLEST * MIN_CELL, 0.05 * min(self.plane.shape))
-        # A line's pixels: darker than both sides, or dark outright (where a border meets another, the pixels on
-        # one side are the other border's, so the crossing is no ridge, but it is dark).
         # The page's middle tone, unless given: a board cut out of its page is mostly fills.
         self.page_tone = float(np.median(self.plane[::4, ::4])) if page_tone is None else page_tone
-        dark = self.plane < self.page_tone - DARK
-        across = bands((self.across > INK) | dark, min_length)
-        down = bands(((self.down > INK) | dark).T, min_length)
-        self.squares = squares(across, down)
+
+    def squares(self, contrast: float) -> list[Square]:
+        """The squares closed by long lines whose pixels are darker than both sides by INK times `contrast`, or
+        darker than the page by DARK times `contrast` (where a border meets another, the pixels on one side are the
+        other border's, so the crossing is no ridge, but it is dark)."""
+        min_length = max(SMALLEST * MIN_CELL, 0.05 * min(self.plane.shape))
+        dark = self.plane < self.page_tone - DARK * contrast
+        across = bands((self.across > INK * contrast) | dark, min_length)
+        down = bands(((self.down > INK * contrast) | dark).T, min_length)
+        return squares(across, down)
 
     def profiles(self, square: Square) -> tuple[Plane, Plane]:
         """How much each column and each row inside the square looks like a grid line: its darkness against both
