@@ -7,6 +7,7 @@ the board and one line saying what was read, or an InputError whose one line say
 from __future__ import annotations
 
 import io
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -43,17 +44,21 @@ def decode_picture(data: bytes, name: str = "the picture") -> Pixels:
         raise InputError(f"{name} is empty")
     if len(data) > MAX_PICTURE_BYTES:
         raise InputError(f"{name} is larger than {MAX_PICTURE_BYTES // (1024 * 1024)} MiB, the limit for a picture")
+    too_large = f"more than the {MAX_PIXELS // 1_000_000} million read at most"
     try:
-        image = Image.open(io.BytesIO(data), formats=FORMATS)
+        with warnings.catch_warnings():
+            # Pillow warns of (and past twice that, refuses) a picture of more than 89 million pixels as it opens it.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=FORMATS)
     except UnidentifiedImageError:
         raise InputError(f"{name} is not a PNG, JPEG or WebP picture") from None
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+        raise InputError(f"{name} has far {too_large}") from None
     except (OSError, SyntaxError, ValueError) as error:
         raise InputError(f"{name} is not a readable picture ({error})") from None
     width, height = image.size
     if width * height > MAX_PIXELS:
-        raise InputError(
-            f"{name} is {width}x{height} pixels, more than the {MAX_PIXELS // 1_000_000} million read at most"
-        )
+        raise InputError(f"{name} is {width}x{height} pixels, {too_large}")
     try:
         image.load()
         upright = ImageOps.exif_transpose(image)
