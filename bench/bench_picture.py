@@ -195,9 +195,10 @@ class Tally:
     def line(self) -> str:
         read, cpu = [1000 * t for t in self.read], [1000 * t for t in self.cpu]
         count = [1000 * t for t in self.count] or [0.0]
+        assumed = f"{self.rules}/{self.conventional}"
         return (
             f"{self.pictures:8} {self.exact / self.pictures:7.1%} {self.refused:7} {self.wrong:6} {self.silent:6} "
-            f"{f'{self.rules}/{self.conventional}':>9}  {statistics.median(read):15.0f} {percentile(read, 0.9):6.0f} {max(read):6.0f}  "
+            f"{assumed:>9}  {statistics.median(read):15.0f} {percentile(read, 0.9):6.0f} {max(read):6.0f}  "
             f"{statistics.median(cpu):14.0f} {max(cpu):6.0f}  {statistics.median(count):16.0f} {max(count):6.0f}"
         )
 
