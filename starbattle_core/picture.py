@@ -439,7 +439,7 @@ def _read_regions(
         for c in range(size):
             rows, cols = middle(r, c)
             paper[r, c] = float(np.median(plane[rows, cols]))
-            colours[r, c] = pixels[rows, cols].reshape(-1, 3).mean(axis=0)
+            colours[r, c] = _fill(pixels[rows, cols].reshape(-1, 3))
     tones = lab(colours)
     pairs: list[tuple[int, int]] = []
     ink: list[float] = []
@@ -483,6 +483,14 @@ def _read_regions(
     grid = [chosen.labels[r * size : (r + 1) * size] for r in range(size)]
     square = Square(ys[0], ys[-1], xs[0], xs[-1])
     return PictureRead(Puzzle.from_grid(grid, stars, board_game), square, regions_from, stars_given, game_given)
+
+
+def _fill(pixels: Pixels) -> npt.NDArray[np.float64]:
+    """A cell's fill colour: the mean of its pixels near their median (a mark drawn in the cell, a queen or a dot,
+    is left out; the mean then smooths JPEG's noise finer than the median's whole steps)."""
+    middle = np.median(pixels, axis=0)
+    near = np.abs(pixels - middle).sum(axis=1) <= 24
+    return pixels[near].mean(axis=0) if near.any() else middle
 
 
 def usual_stars(size: int) -> int:
