@@ -46,7 +46,7 @@ MIN_GAP = 1.05
 CLEARNESS = 1.3
 THICK_GAP = 1.25  # thick borders stand at least this far apart from thin lines (a scan's 2.5 against 1.5 pixels)
 COLOUR_FLOOR = 3.0  # Lab distance that JPEG noise can put between two cells of one fill
-GRID_QUALITY = 0.45  # share of the line profile's height left after the cells' middles are taken off
+GRID_QUALITY = 0.3  # share of the line profile's height left after the cells' middles are taken off
 
 
 class PictureError(PuzzleError):
