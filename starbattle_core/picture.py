@@ -37,6 +37,10 @@ MIN_CELL = 6.0  # pixels: a smaller cell cannot show a border apart from its nei
 # is only darker than pixels beyond its half-width (9 pixels wide on a 2x screen).
 REACH = (1, 2, 3, 5, 8)
 DARK = 100.0  # how much darker than the page's middle tone a pixel of ink is at least (a fill is less dark)
+MIN_SKEW, MAX_SKEW = 0.15, 3.0  # degrees a scan may lean by and still be read (turned straight first)
+CLEAR_LEAN = (
+    1.01  # how much sharper its lines pile up at a lean than level, for a picture to be turned (0.3 degrees: 1.02-1.08)
+)
 FAINT = 0.5  # the share of DARK and INK a faint outline is looked for with, when no clear one made a board
 INK = 40.0  # how much darker than both sides (of 255) a pixel of the outline is at least
 # For the regions to be told apart, the cheapest border or colour step left standing has to cost this many times the
@@ -44,7 +48,9 @@ INK = 40.0  # how much darker than both sides (of 255) a pixel of the outline is
 # none that stands out).
 MIN_GAP = 1.05
 CLEARNESS = 1.3
-THICK_GAP = 1.25  # thick borders stand at least this far apart from thin lines (a scan's 2.5 against 1.5 pixels)
+# Black borders stand at least this far apart from thin lines on a board of fills; the line between two fills of a
+# small picture looks inked too (a darker fill blurs into it), but less (1.5 at most over the bench's pictures).
+THICK_GAP = 2.0
 COLOUR_FLOOR = 3.0  # Lab distance that JPEG noise can put between two cells of one fill
 GRID_QUALITY = 0.3  # share of the line profile's height left after the cells' middles are taken off
 
@@ -318,10 +324,16 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
     height, width = pixels.shape[:2]
     if pixels.ndim != 3 or pixels.shape[2] != 3 or min(height, width) < SMALLEST * MIN_CELL:
         raise PictureError(f"a picture of {width}x{height} pixels is too small to hold a board")
-    # The page is searched at most PAGE_SIDE pixels wide; the board is then read from the picture itself. A faint
-    # outline (a thin border shrunk with the page) is looked for only when no clear one made a board.
+    # The page is searched at most PAGE_SIDE pixels wide; the board is then read from the picture itself.
     page_factor = -(-max(height, width) // PAGE_SIDE)
     page = Outlines(shrink(pixels, page_factor))
+    across, down = page.leans()
+    if max(abs(across), abs(down)) >= np.tan(np.radians(MIN_SKEW)):
+        # A scan laid askew: its lines turned level and upright. A rotation this small is two shears, to well
+        # within a pixel.
+        pixels = _shear(_shear(pixels, across).transpose(1, 0, 2), down).transpose(1, 0, 2)
+        page = Outlines(shrink(pixels, page_factor))
+    # A faint outline (a thin border shrunk with the page) is looked for only when no clear one made a board.
     tried: set[Square] = set()
     for contrast in (1.0, FAINT):
         for found in page.squares(contrast)[:8]:
@@ -331,6 +343,43 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
                 if read is not None:
                     return read
     raise PictureError("no board in the picture (no square grid of lines)")
+
+
+def _lean(mask: npt.NDArray[np.bool_]) -> float:
+    """The slope (rows per column) of the straight lines along the rows of `mask`: the one that piles their pixels
+    into the fewest rows (the largest sum of squared row counts), to a twentieth of a degree; 0 unless it piles them
+    clearly better than level (text lines pile up a little better at any slope)."""
+    rows, columns = np.nonzero(mask)
+    if rows.size > 50_000:  # a sample piles up as sharply
+        keep = np.linspace(0, rows.size - 1, 50_000).astype(np.intp)
+        rows, columns = rows[keep], columns[keep]
+    reach = mask.shape[1] * np.tan(np.radians(MAX_SKEW)) + 1
+
+    def sharpness(slope: float) -> float:
+        piles = np.bincount(np.round(rows - columns * slope + reach).astype(np.intp))
+        return float((piles.astype(np.float64) ** 2).sum())
+
+    # A quarter of a degree apart over the whole range, then a twentieth around the best.
+    coarse = max(
+        np.arange(-MAX_SKEW, MAX_SKEW + 0.01, 0.25), key=lambda degrees: sharpness(np.tan(np.radians(degrees)))
+    )
+    fine = np.tan(np.radians(np.arange(coarse - 0.2, coarse + 0.21, 0.05)))
+    best = max(fine, key=sharpness)
+    return float(best) if sharpness(best) >= CLEAR_LEAN * sharpness(0.0) else 0.0
+
+
+def _shear(pixels: Pixels, slope: float) -> Pixels:
+    """Each column moved up by `slope` rows per column from the middle (a line that fell by `slope` lies level),
+    between pixels by linear interpolation; the edge pixels fill what comes in from outside."""
+    height, width = pixels.shape[:2]
+    shift = slope * (np.arange(width) - width / 2)
+    whole = np.floor(shift).astype(np.intp)
+    part = (shift - whole).astype(np.float32)[None, :, None]
+    rows = np.arange(height)[:, None] + whole[None, :]
+    columns = np.arange(width)[None, :]
+    above = pixels[np.clip(rows, 0, height - 1), columns].astype(np.float32)
+    below = pixels[np.clip(rows + 1, 0, height - 1), columns].astype(np.float32)
+    return np.round(above * (1 - part) + below * part).astype(np.uint8)
 
 
 def _read_square(
@@ -392,6 +441,14 @@ class Outlines:
         self.across, self.down = ridges(self.plane, 0), ridges(self.plane, 1)
         # The page's middle tone, unless given: a board cut out of its page is mostly fills.
         self.page_tone = float(np.median(self.plane[::4, ::4])) if page_tone is None else page_tone
+
+    def leans(self) -> tuple[float, float]:
+        """How the page's long lines lean (a scan laid askew): the slope of the horizontal ones (rows per column)
+        and of the vertical ones (columns per row), each 0 unless it is MIN_SKEW to MAX_SKEW degrees."""
+        dark = self.plane < self.page_tone - DARK * FAINT
+        slopes = (_lean((self.across > INK * FAINT) | dark), _lean(((self.down > INK * FAINT) | dark).T))
+        least = np.tan(np.radians(MIN_SKEW))
+        return (slopes[0] if abs(slopes[0]) >= least else 0.0, slopes[1] if abs(slopes[1]) >= least else 0.0)
 
     def squares(self, contrast: float) -> list[Square]:
         """The squares closed by long lines whose pixels are darker than both sides by INK times `contrast`, or
@@ -472,8 +529,7 @@ def _read_regions(
     chosen, regions_from = max(fits, key=lambda way: way[0].gap)
     stars_given, game_given = stars is not None, game is not None
     if game is None:
-        # Coloured fills and no thick borders: LinkedIn's Queens. (Between two fills the line looks a little inked
-        # too, but never as much apart from the thin lines as a thick border: its gap stays under THICK_GAP.)
+        # Coloured fills and no thick borders: LinkedIn's Queens.
         thick = by_borders.pieces == size and by_borders.gap >= THICK_GAP
         board_game = "queens" if regions_from == "colours" and not thick else "starbattle"
     else:
