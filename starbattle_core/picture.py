@@ -2,19 +2,20 @@
 
 The picture is an RGB array (decoding a file is the caller's part). The reading goes:
 
-1. the board's outline: dark lines (pixels darker than both neighbours a few pixels across) that run long and
-   straight; two horizontal and two vertical ones that close a square are a board. Page text and buttons around it
-   make no such square.
-2. the cells: inside the square, the mean darkness of each column (and each row) is a profile whose peaks are the
-   grid's lines; the size N is the one whose N-1 evenly spaced lines land on peaks while the middles of its cells
-   stay clear. Each line is then moved to its own peak.
+1. the board's outline: dark lines (pixels darker than both neighbours a few pixels across, or than the page) that
+   run long and straight; two horizontal and two vertical ones that close a square are a board. Page text and
+   buttons around it make no such square. A scan laid askew is first turned level: the lean at which its line
+   pixels pile into the fewest rows, undone by two shears.
+2. the cells: inside the square, the mean darkness and colour step of each column (and each row) is a profile whose
+   peaks are the grid's lines; the size N is the one whose N-1 evenly spaced lines land on peaks while the middles
+   of its cells stay clear. Each line is then moved to its own peak.
 3. the regions, two ways, each a cut of the cells' neighbour pairs: by how much ink lies on the line between two
    cells (thick borders against thin or dashed cell lines) and by how far apart their colours are (a Queens board's
    fills). Pairs are joined cheapest first; of the cuts that leave exactly N pieces, the one at the widest gap
    between joined and parted pairs wins, and the way with the wider gap reads the board.
 
 A picture that yields no square, no grid, or not N regions is refused with a PictureError naming what was found
-("found 9 colour groups on a 10x10 grid").
+("found 9 colour groups on a 10x10 grid, which needs 10 regions").
 """
 
 from __future__ import annotations
@@ -36,23 +37,23 @@ MIN_CELL = 6.0  # pixels: a smaller cell cannot show a border apart from its nei
 # How far across (in pixels) a line's darkness is compared with the paper on both sides: a thick border's middle
 # is only darker than pixels beyond its half-width (9 pixels wide on a 2x screen).
 REACH = (1, 2, 3, 5, 8)
-DARK = 100.0  # how much darker than the page's middle tone a pixel of ink is at least (a fill is less dark)
-MIN_SKEW, MAX_SKEW = 0.15, 3.0  # degrees a scan may lean by and still be read (turned straight first)
-CLEAR_LEAN = (
-    1.01  # how much sharper its lines pile up at a lean than level, for a picture to be turned (0.3 degrees: 1.02-1.08)
-)
-FAINT = 0.5  # the share of DARK and INK a faint outline is looked for with, when no clear one made a board
 INK = 40.0  # how much darker than both sides (of 255) a pixel of the outline is at least
+DARK = 100.0  # how much darker than the page's middle tone a pixel of ink is at least (a fill is less dark)
+FAINT = 0.5  # the share of DARK and INK a faint outline is looked for with, when no clear one made a board
+MIN_SKEW, MAX_SKEW = 0.15, 3.0  # degrees a scan may lean by and still be read (turned level first)
+# How much sharper a picture's lines pile up at its lean than level for it to be turned (0.3 degrees: 1.02 to 1.08;
+# a level page: 1.002 at most, its text lines piling up a little better at some lean).
+CLEAR_LEAN = 1.01
+GRID_QUALITY = 0.3  # share of the line profile's height left after the cells' middles are taken off
 # For the regions to be told apart, the cheapest border or colour step left standing has to cost this many times the
 # dearest joined one, and this many times the middle of those joined (a grid of equal lines, or of one colour, has
 # none that stands out).
 MIN_GAP = 1.05
 CLEARNESS = 1.3
+COLOUR_FLOOR = 3.0  # Lab distance that JPEG noise can put between two cells of one fill
 # Black borders stand at least this far apart from thin lines on a board of fills; the line between two fills of a
 # small picture looks inked too (a darker fill blurs into it), but less (1.5 at most over the bench's pictures).
 THICK_GAP = 2.0
-COLOUR_FLOOR = 3.0  # Lab distance that JPEG noise can put between two cells of one fill
-GRID_QUALITY = 0.3  # share of the line profile's height left after the cells' middles are taken off
 
 
 class PictureError(PuzzleError):
@@ -85,7 +86,8 @@ class Square:
 
 @dataclass(frozen=True)
 class PictureRead:
-    """What a picture held: the board, where it stood, and how its regions were found (`borders` or `colours`)."""
+    """What a picture held: the board, where it stood (in pixels of the picture, turned level if it was askew), and
+    how its regions were found (`borders` or `colours`)."""
 
     puzzle: Puzzle
     square: Square
@@ -123,9 +125,9 @@ def bands(mask: npt.NDArray[np.bool_], min_length: float) -> list[Band]:
     _, ends = np.nonzero(steps == -1)
     if rows.size == 0:
         return []
-    joined = np.ones(rows.size, dtype=bool)
-    joined[1:] = (rows[1:] != rows[:-1]) | (starts[1:] - ends[:-1] > 2)
-    first = np.flatnonzero(joined)
+    apart = np.ones(rows.size, dtype=bool)  # a run that starts a new one: on another row, or over 2 pixels on
+    apart[1:] = (rows[1:] != rows[:-1]) | (starts[1:] - ends[:-1] > 2)
+    first = np.flatnonzero(apart)
     rows, starts, ends = rows[first], starts[first], np.maximum.reduceat(ends, first)
     long = ends - starts >= min_length
     found: list[Band] = []

@@ -5,8 +5,8 @@ Three kinds of picture, each as a person meets it:
 
 - `puzzlink`: puzz.link's own renderer (npm `pzpr`, run by node from tests/picture_fixtures) draws the board as SVG:
   thick region borders, dashed cell lines, its star count above the board;
-- `newspaper`: a printed Star Battle, black on paper: thick region borders, thin solid or dotted cell lines, a
-  title and the rules around it, then scanned (grey, blurred, speckled, JPEG);
+- `newspaper`: a printed Star Battle, black on paper: thick region borders, thin solid or dotted cell lines, text
+  around it, then scanned (laid up to 1.5 degrees askew, grey, blurred, speckled);
 - `linkedin`: a Queens board coloured like LinkedIn's (its palette, as the open-source clones list it), thin lines
   only, rounded outline, on a page of text and buttons.
 
@@ -237,7 +237,10 @@ class PictureMaker:
 
 
 def scanned(image: Image.Image, rng: np.random.Generator) -> Image.Image:
-    """A printed page as a scanner gives it: grey paper, ink not quite black, a little blur, speckle."""
+    """A printed page as a scanner gives it: laid up to 1.5 degrees askew, grey paper, ink not quite black, a little
+    blur, speckle."""
+    turn = float(rng.uniform(-1.5, 1.5))
+    image = image.rotate(turn, resample=Image.Resampling.BICUBIC, expand=True, fillcolor="white")
     grey = np.asarray(image.convert("L"), dtype=np.float64)
     paper, ink = rng.uniform(215, 245), rng.uniform(20, 60)
     grey = ink + (paper - ink) * grey / 255.0
