@@ -20,6 +20,7 @@ A picture that yields no square, no grid, or not N regions is refused with a Pic
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -333,7 +334,8 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
     if max(abs(across), abs(down)) >= np.tan(np.radians(MIN_SKEW)):
         # A scan laid askew: its lines turned level and upright. A rotation this small is two shears, to well
         # within a pixel.
-        pixels = _shear(_shear(pixels, across).transpose(1, 0, 2), down).transpose(1, 0, 2)
+        upright = _shear(np.ascontiguousarray(_shear(pixels, across).transpose(1, 0, 2)), down)
+        pixels = np.ascontiguousarray(upright.transpose(1, 0, 2))
         page = Outlines(shrink(pixels, page_factor))
     # A faint outline (a thin border shrunk with the page) is looked for only when no clear one made a board.
     tried: set[Square] = set()
@@ -372,16 +374,22 @@ def _lean(mask: npt.NDArray[np.bool_]) -> float:
 
 def _shear(pixels: Pixels, slope: float) -> Pixels:
     """Each column moved up by `slope` rows per column from the middle (a line that fell by `slope` lies level),
-    between pixels by linear interpolation; the edge pixels fill what comes in from outside."""
+    between pixels by linear interpolation; the edge pixels fill what comes in from outside. Neighbouring columns
+    move by the same whole number of rows, so each such stretch is copied as one block."""
     height, width = pixels.shape[:2]
     shift = slope * (np.arange(width) - width / 2)
     whole = np.floor(shift).astype(np.intp)
-    part = (shift - whole).astype(np.float32)[None, :, None]
-    rows = np.arange(height)[:, None] + whole[None, :]
-    columns = np.arange(width)[None, :]
-    above = pixels[np.clip(rows, 0, height - 1), columns].astype(np.float32)
-    below = pixels[np.clip(rows + 1, 0, height - 1), columns].astype(np.float32)
-    return np.round(above * (1 - part) + below * part).astype(np.uint8)
+    weight = np.round((shift - whole) * 256).astype(np.uint16)[None, :, None]
+    pad = int(np.abs(whole).max()) + 1
+    padded = np.pad(pixels, ((pad, pad + 1), (0, 0), (0, 0)), mode="edge")
+    above, below = np.empty_like(pixels), np.empty_like(pixels)
+    stretches = [0, *(np.flatnonzero(np.diff(whole)) + 1).tolist(), width]
+    for first, last in itertools.pairwise(stretches):
+        top = pad + int(whole[first])
+        above[:, first:last] = padded[top : top + height, first:last]
+        below[:, first:last] = padded[top + 1 : top + 1 + height, first:last]
+    blended = above.astype(np.uint16) * (256 - weight) + below.astype(np.uint16) * weight + 128
+    return (blended >> 8).astype(np.uint8)
 
 
 def _read_square(
