@@ -331,7 +331,7 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
     page_factor = -(-max(height, width) // PAGE_SIDE)
     page = Outlines(shrink(pixels, page_factor))
     across, down = page.leans()
-    if max(abs(across), abs(down)) >= np.tan(np.radians(MIN_SKEW)):
+    if across:
         # A scan laid askew: its lines turned level and upright. A rotation this small is two shears, to well
         # within a pixel.
         upright = _shear(np.ascontiguousarray(_shear(pixels, across).transpose(1, 0, 2)), down)
@@ -349,10 +349,10 @@ def read_board(pixels: Pixels, stars: int | None = None, game: str | None = None
     raise PictureError("no board in the picture (no square grid of lines)")
 
 
-def _lean(mask: npt.NDArray[np.bool_]) -> float:
-    """The slope (rows per column) of the straight lines along the rows of `mask`: the one that piles their pixels
-    into the fewest rows (the largest sum of squared row counts), to a twentieth of a degree; 0 unless it piles them
-    clearly better than level (text lines pile up a little better at any slope)."""
+def _lean(mask: npt.NDArray[np.bool_]) -> tuple[float, float]:
+    """The slope (rows per column) of the straight lines along the rows of `mask`, to a twentieth of a degree: the
+    one that piles their pixels into the fewest rows (the largest sum of squared row counts); and how much sharper
+    they pile up at that slope than level."""
     rows, columns = np.nonzero(mask)
     if rows.size > 50_000:  # a sample piles up as sharply
         keep = np.linspace(0, rows.size - 1, 50_000).astype(np.intp)
@@ -363,13 +363,15 @@ def _lean(mask: npt.NDArray[np.bool_]) -> float:
         piles = np.bincount(np.round(rows - columns * slope + reach).astype(np.intp))
         return float((piles.astype(np.float64) ** 2).sum())
 
+    if rows.size == 0:
+        return 0.0, 1.0
     # A quarter of a degree apart over the whole range, then a twentieth around the best.
     coarse = max(
         np.arange(-MAX_SKEW, MAX_SKEW + 0.01, 0.25), key=lambda degrees: sharpness(np.tan(np.radians(degrees)))
     )
     fine = np.tan(np.radians(np.arange(coarse - 0.2, coarse + 0.21, 0.05)))
-    best = max(fine, key=sharpness)
-    return float(best) if sharpness(best) >= CLEAR_LEAN * sharpness(0.0) else 0.0
+    best = float(max(fine, key=sharpness))
+    return best, sharpness(best) / sharpness(0.0)
 
 
 def _shear(pixels: Pixels, slope: float) -> Pixels:
@@ -454,11 +456,16 @@ class Outlines:
 
     def leans(self) -> tuple[float, float]:
         """How the page's long lines lean (a scan laid askew): the slope of the horizontal ones (rows per column)
-        and of the vertical ones (columns per row), each 0 unless it is MIN_SKEW to MAX_SKEW degrees."""
+        and of the vertical ones (columns per row), both 0 unless they lean MIN_SKEW to MAX_SKEW degrees. A turn
+        leans the two by opposite slopes; it is measured on whichever piles up more clearly (the vertical lines of
+        a page are mostly text, which piles up alike at any lean)."""
         dark = self.plane < self.page_tone - DARK * FAINT
-        slopes = (_lean((self.across > INK * FAINT) | dark), _lean(((self.down > INK * FAINT) | dark).T))
-        least = np.tan(np.radians(MIN_SKEW))
-        return (slopes[0] if abs(slopes[0]) >= least else 0.0, slopes[1] if abs(slopes[1]) >= least else 0.0)
+        across, across_clearness = _lean((self.across > INK * FAINT) | dark)
+        down, down_clearness = _lean(((self.down > INK * FAINT) | dark).T)
+        slope = across if across_clearness >= down_clearness else -down
+        if max(across_clearness, down_clearness) < CLEAR_LEAN or abs(slope) < np.tan(np.radians(MIN_SKEW)):
+            return 0.0, 0.0
+        return slope, -slope
 
     def squares(self, contrast: float) -> list[Square]:
         """The squares closed by long lines whose pixels are darker than both sides by INK times `contrast`, or
