@@ -20,7 +20,15 @@ import typer
 
 from starbattle_core.puzzle import InputError
 
-from . import commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site, commands_web
+from . import (
+    commands_engine,
+    commands_generate,
+    commands_grade,
+    commands_picture,
+    commands_pipeline,
+    commands_site,
+    commands_web,
+)
 from .puzzle_input import printable
 
 app = typer.Typer(
@@ -33,7 +41,15 @@ app = typer.Typer(
     # Plain help: typer's rich help labels every flag `<bool>`, as if it took a value (`--json true` then fails).
     rich_markup_mode=None,
 )
-for module in (commands_engine, commands_generate, commands_grade, commands_pipeline, commands_site, commands_web):
+for module in (
+    commands_engine,
+    commands_generate,
+    commands_grade,
+    commands_picture,
+    commands_pipeline,
+    commands_site,
+    commands_web,
+):
     app.add_typer(module.commands)
 
 
