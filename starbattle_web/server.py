@@ -9,7 +9,8 @@ server's process has threads (pebble's own, the event loop's), which a plain for
 
 An answer is the CLI's `--json` object for the one board (200, also where the CLI exits 1: not unique, a wrong
 mark); bad input is 400 (the body is not a JSON object) or 422 (the board or the marks) with {"error": line}; a body
-over 1 MiB 413; a client with too many requests under way 429; work past `web.time_limit` 503.
+over 1 MiB 413 (a picture for /api/from-image, in the multipart field `image`: 16 MiB); a client with too many
+requests under way 429; work past `web.time_limit` 503.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 
 from pebble import ProcessPool
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -38,6 +40,8 @@ from . import work
 
 # The largest request body the API reads: a board's JSON is a few kilobytes, a 30x30 text picture under one.
 MAX_BODY = 1 << 20
+# ... and the largest picture /api/from-image takes (the reader refuses more than 25 megapixels anyway).
+MAX_PICTURE = 16 << 20
 MAX_DRAINED = 64 << 20
 ENDPOINTS = tuple(work.KEYS)
 log = logging.getLogger("starbattle.web")
@@ -139,13 +143,17 @@ def make_app(
             body = await _json_body(request)
         except Refusal as refusal:
             return _refused(refusal.status, str(refusal))
+        return await run(request, command, work.answer, command, body)
+
+    async def run(request: Request, command: str, call: Any, *args: Any) -> Response:
+        """`call(*args)` in a worker for `request`'s client, within the limits: its (status, JSON) as the answer."""
         client = request.client.host if request.client else "unknown"
         if under_way[client] >= client_limit:
             return _refused(429, f"{client_limit} requests of yours are under way already: wait for their answers")
         if stopping:
             return _refused(503, "the server is stopping: ask again once it is back")
         under_way[client] += 1
-        future = pools[0].schedule(work.answer, args=(command, body), timeout=time_limit)
+        future = pools[0].schedule(call, args=args, timeout=time_limit)
         running.add(future)
         try:
             status, record = await asyncio.wrap_future(future)
@@ -167,11 +175,32 @@ def make_app(
                 del under_way[client]
         return JSONResponse(record, status_code=status)
 
+    async def from_image(request: Request) -> Response:
+        """A picture in the multipart field `image` (and `stars`, `game` as the command's options take them)."""
+        if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+            return _refused(400, "send the picture as a multipart form (multipart/form-data), in the file field 'image'")
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_PICTURE:
+            return _refused(413, f"the body is larger than {MAX_PICTURE >> 20} MiB, the limit for a picture")
+        try:
+            async with request.form(max_files=1, max_fields=4, max_part_size=MAX_PICTURE) as form:
+                image = form.get("image")
+                if image is None or isinstance(image, str):
+                    return _refused(422, "the picture: send it as the multipart file field 'image'")
+                data = await image.read()
+                stars, game = form.get("stars") or None, form.get("game") or None
+        except HTTPException as error:  # not multipart, too many parts, a part too large
+            return _refused(400, f"the body is not a usable multipart form ({error.detail})")
+        if stars is not None and not (isinstance(stars, str) and stars.isdigit() and int(stars) >= 1):
+            return _refused(422, "'stars' must be a whole number of at least 1")
+        return await run(request, "from-image", work.picture_answer, data, int(stars) if stars else None, game)
+
     async def solve(_request: Request) -> Response:
         return HTMLResponse(solve_page)
 
     routes = [
         Route("/api/health", health, methods=["GET"]),
+        Route("/api/from-image", from_image, methods=["POST"]),
         Route("/api/{command}", api, methods=["GET", "POST"]),
         Route("/solve", solve, methods=["GET"]),
         Mount("/", app=StaticFiles(directory=site, html=True, check_dir=False)),

@@ -14,9 +14,10 @@ import json
 import signal
 from typing import Any, TypeVar
 
+from starbattle_cli.picture_input import read_board_picture
 from starbattle_cli.puzzle_input import player_board, player_boards, printable, puzzle_label
 from starbattle_cli.records import explain_record, grade_record, hint_record, solve_record, verify_record
-from starbattle_core.formats import parse_puzzles, puzzle_from_json, puzzle_to_text
+from starbattle_core.formats import parse_puzzles, puzzle_from_json, puzzle_to_json, puzzle_to_text
 from starbattle_core.grader import GradingConfig
 from starbattle_core.grader.hint import marks_from_json
 from starbattle_core.puzzle import Cells, InputError, Puzzle, cells_to_coords
@@ -55,6 +56,15 @@ def answer(command: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """(HTTP status, JSON object) for one request: 200 and the CLI's object, or 422 and {"error": line}."""
     try:
         return 200, _answer(command, body)
+    except InputError as error:
+        return 422, {"error": printable(str(error))}
+
+
+def picture_answer(data: bytes, stars: int | None, game: str | None) -> tuple[int, dict[str, Any]]:
+    """(HTTP status, JSON object) for a picture: 200 and the board `starbattle from-image` prints, or 422 and
+    {"error": line}."""
+    try:
+        return 200, puzzle_to_json(read_board_picture(data, stars, game, "the picture").puzzle)
     except InputError as error:
         return 422, {"error": printable(str(error))}
 

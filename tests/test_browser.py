@@ -28,7 +28,7 @@ from playwright.sync_api import sync_playwright
 from site_day import DAY, store_day, write_config
 from web_server import WebServer, web_server
 
-from starbattle_core.formats import puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
+from starbattle_core.formats import parse_puzzles, puzzle_to_json, puzzle_to_puzzlink, puzzle_to_text, read_jsonl
 from starbattle_core.puzzle import cells_to_coords
 from starbattle_store import day_boards
 from starbattle_store.db import open_database
@@ -426,3 +426,35 @@ def test_every_published_board_links_to_the_solver_and_back(solver: Any, served:
     assert "solution" not in solver.url  # the address shows the board, never its solution
     solver.locator("#back").click()
     solver.wait_for_url(f"**/{DAY.isoformat()}/index.html#board-2")
+
+
+def test_the_solver_page_loads_a_board_from_a_chosen_or_dropped_picture(solver: Any, tmp_path: Path) -> None:
+    """A picture of a board, chosen with the file field or dropped on the box: the server reads it
+    (api/from-image) and the page loads the board it read, every region where the picture drew it."""
+    from test_web import _drawn
+
+    puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 8)
+    picture = tmp_path / "board.png"
+    picture.write_bytes(_drawn(puzzle))
+    solver.locator("#picture").set_input_files(str(picture))
+    solver.wait_for_selector("#board svg rect.cell")
+    n = puzzle.size
+    assert solver.locator("#board rect.cell").count() == n * n
+    # The box now holds the board the server read, as the page keeps every board: a text picture.
+    [read] = parse_puzzles(solver.locator("#puzzle-input").input_value(), "the page")
+    assert puzzle_to_json(read)["regions"] == puzzle_to_json(puzzle)["regions"]
+    # Dropped on the box: the same board again, from a file the page is handed as a drop.
+    solver.evaluate(
+        """async (bytes) => {
+            const file = new File([new Uint8Array(bytes)], "board.png", { type: "image/png" });
+            const drop = new DataTransfer();
+            drop.items.add(file);
+            document.querySelector("#puzzle-input").value = "";
+            document.querySelector("#puzzle-input").dispatchEvent(new DragEvent("drop", { dataTransfer: drop, cancelable: true }));
+        }""",
+        list(picture.read_bytes()),
+    )
+    solver.wait_for_function("() => document.querySelector('#puzzle-input').value.trim() !== ''")
+    solver.wait_for_selector("#board svg rect.cell")
+    [dropped] = parse_puzzles(solver.locator("#puzzle-input").input_value(), "the page")
+    assert puzzle_to_json(dropped)["regions"] == puzzle_to_json(puzzle)["regions"]

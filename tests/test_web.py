@@ -291,3 +291,75 @@ def test_the_command_refuses_a_port_in_use_and_a_bad_site_in_one_line(tmp_path: 
     afile.write_text("")
     status, _, err = run_starbattle(capsys, "web", "--site", str(afile))
     assert status == 2 and err == f"error: --site {afile}: not a folder\n"
+
+
+def _drawn(puzzle: Puzzle, cell: int = 36, margin: int = 30) -> bytes:
+    """A board as a plain PNG: thin cell lines, thick region walls and outline (a puzz.link-like drawing)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    n, side = puzzle.size, puzzle.size * cell
+    image = Image.new("RGB", (side + 2 * margin, side + 2 * margin), "white")
+    draw = ImageDraw.Draw(image)
+    for i in range(n + 1):
+        at = margin + i * cell
+        draw.line([(margin, at), (margin + side, at)], fill=(170, 170, 170), width=1)
+        draw.line([(at, margin), (at, margin + side)], fill=(170, 170, 170), width=1)
+    rows = puzzle_to_json(puzzle)["regions"]
+    for r in range(n):
+        for c in range(n):
+            x, y = margin + c * cell, margin + r * cell
+            if c + 1 < n and rows[r][c] != rows[r][c + 1]:
+                draw.line([(x + cell, y), (x + cell, y + cell)], fill="black", width=4)
+            if r + 1 < n and rows[r][c] != rows[r + 1][c]:
+                draw.line([(x, y + cell), (x + cell, y + cell)], fill="black", width=4)
+    draw.rectangle([margin, margin, margin + side, margin + side], outline="black", width=4)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def _multipart(fields: dict[str, tuple[str, bytes] | str]) -> tuple[bytes, str]:
+    """A multipart/form-data body of `fields` (a file as (filename, bytes)) and its Content-Type."""
+    boundary = "starbattle-test-boundary"
+    parts = []
+    for name, value in fields.items():
+        if isinstance(value, tuple):
+            head = f'Content-Disposition: form-data; name="{name}"; filename="{value[0]}"\r\nContent-Type: image/png'
+            parts.append(f"--{boundary}\r\n{head}\r\n\r\n".encode() + value[1] + b"\r\n")
+        else:
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def _post_form(server: WebServer, body: bytes, content_type: str) -> tuple[int, Any]:
+    import urllib.request
+
+    from web_server import _answer
+
+    request = urllib.request.Request(
+        f"{server.url}api/from-image", data=body, headers={"Content-Type": content_type}, method="POST"
+    )
+    return _answer(request, 60.0)
+
+
+def test_a_picture_is_read_as_from_image_reads_it(server: WebServer, tmp_path: Path) -> None:
+    """POST /api/from-image (the multipart field `image`) answers the JSON `starbattle from-image` prints; what is
+    not a picture of a board is one line and 422; a body that is no multipart form 400."""
+    puzzle = BOARDS[0]
+    picture = tmp_path / "board.png"
+    picture.write_bytes(_drawn(puzzle))
+    done = subprocess.run([STARBATTLE, "from-image", str(picture)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert printed["regions"] == puzzle_to_json(puzzle)["regions"]
+    assert _post_form(server, *_multipart({"image": ("board.png", picture.read_bytes())})) == (200, printed)
+    with_options = _multipart({"image": ("board.png", picture.read_bytes()), "stars": "2", "game": "starbattle"})
+    assert _post_form(server, *with_options) == (200, printed)
+    status, answer = _post_form(server, *_multipart({"image": ("notes.png", b"not a picture at all")}))
+    assert (status, answer) == (422, {"error": "the picture is not a PNG, JPEG or WebP picture"})
+    status, answer = _post_form(server, *_multipart({"stars": "2"}))
+    assert status == 422 and "'image'" in answer["error"]
+    status, answer = _post_form(server, b'{"puzzle": "x"}', "application/json")
+    assert status == 400 and "multipart" in answer["error"]

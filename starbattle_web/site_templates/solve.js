@@ -194,6 +194,36 @@
 
   $("load").addEventListener("click", function () { load($("puzzle-input").value); });
 
+  // A picture of a board (chosen, dropped or pasted): the server reads it (POST api/from-image, what
+  // `starbattle from-image` prints) and the board it read is loaded as if pasted.
+  function fromPicture(file) {
+    if (!file || !/^image\//.test(file.type)) return;
+    var form = new FormData();
+    form.append("image", file);
+    say("Reading the picture\u2026");
+    fetch("api/from-image", { method: "POST", body: form }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (!response.ok) throw new Error(data.error || "the server answered " + response.status);
+        return data;
+      });
+    }, function () { throw new Error("the server cannot be reached"); }).then(function (board) {
+      var text = JSON.stringify(board);
+      $("puzzle-input").value = text;
+      return load(text);
+    }).catch(function (error) { say(error.message, "bad"); });
+  }
+  $("picture").addEventListener("change", function () { fromPicture(this.files[0]); this.value = ""; });
+  var box = $("puzzle-input");
+  box.addEventListener("dragover", function (event) { event.preventDefault(); });
+  box.addEventListener("drop", function (event) {
+    var files = event.dataTransfer && event.dataTransfer.files;
+    if (files && files.length) { event.preventDefault(); fromPicture(files[0]); }
+  });
+  box.addEventListener("paste", function (event) {
+    var items = (event.clipboardData && event.clipboardData.files) || [];
+    if (items.length) { event.preventDefault(); fromPicture(items[0]); }
+  });
+
   // --- painting a board ------------------------------------------------------------------------------------------
 
   var palette = JSON.parse($("palette").textContent), LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
