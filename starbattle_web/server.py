@@ -178,7 +178,9 @@ def make_app(
     async def from_image(request: Request) -> Response:
         """A picture in the multipart field `image` (and `stars`, `game` as the command's options take them)."""
         if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-            return _refused(400, "send the picture as a multipart form (multipart/form-data), in the file field 'image'")
+            return _refused(
+                400, "send the picture as a multipart form (multipart/form-data), in the file field 'image'"
+            )
         length = request.headers.get("content-length", "")
         if length.isdigit() and int(length) > MAX_PICTURE:
             return _refused(413, f"the body is larger than {MAX_PICTURE >> 20} MiB, the limit for a picture")

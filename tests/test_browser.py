@@ -449,8 +449,9 @@ def test_the_solver_page_loads_a_board_from_a_chosen_or_dropped_picture(solver: 
             const file = new File([new Uint8Array(bytes)], "board.png", { type: "image/png" });
             const drop = new DataTransfer();
             drop.items.add(file);
-            document.querySelector("#puzzle-input").value = "";
-            document.querySelector("#puzzle-input").dispatchEvent(new DragEvent("drop", { dataTransfer: drop, cancelable: true }));
+            const box = document.querySelector("#puzzle-input");
+            box.value = "";
+            box.dispatchEvent(new DragEvent("drop", { dataTransfer: drop, cancelable: true }));
         }""",
         list(picture.read_bytes()),
     )
