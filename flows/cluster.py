@@ -75,17 +75,14 @@ def started(pipeline: PipelineConfig) -> Iterator[Any]:
     """The run's task runner, open for the block: a local cluster's workers start with SIGINT ignored (see the
     module docstring); closed on the way out, whatever ends the block."""
     runner = generation_runner(pipeline)
-    local_cluster = pipeline.workers > 1 and not pipeline.dask_address
-    if local_cluster and threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            runner.__enter__()
-            runner.client  # noqa: B018 (prefect-dask starts its cluster, and so the workers, on first use)
-        finally:
-            signal.signal(signal.SIGINT, previous)
-    else:
-        runner.__enter__()
+    runner.__enter__()
     try:
+        if pipeline.workers > 1 and not pipeline.dask_address and threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                runner.client  # noqa: B018 (prefect-dask starts its cluster, and so the workers, on first use)
+            finally:
+                signal.signal(signal.SIGINT, previous)
         yield runner
     except BaseException as error:
         runner.__exit__(type(error), error, error.__traceback__)
