@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from itertools import combinations, pairwise
 from pathlib import Path
+from typing import Any
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -123,6 +124,10 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+class Disagreement(Exception):
+    """A board whose count is not its file's one solution, or on which two counters disagree."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_FILES)
@@ -135,55 +140,60 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-size", type=int, default=0, help="only boards at least this big")
     parser.add_argument("--clock", choices=CLOCKS, default="wall", help="wall seconds, or this process's CPU seconds")
     args = parser.parse_args(argv)
-    clock = CLOCKS[args.clock]
-
     groups: dict[tuple[str, int, int, str], list[Row]] = defaultdict(list)
-    for path in args.paths:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                obj = json.loads(line)
-                puzzle = puzzle_from_json(obj, where=f"{path.name} line {number}")
-                if puzzle.size < args.min_size:
-                    continue
-                key = (path.name, puzzle.size, puzzle.stars, str(obj.get("label") or "-"))
-                if args.per_group and len(groups[key]) >= args.per_group:
-                    continue
-                # Every count pays for its tables, as the SAT rivals pay for their clauses; with --sat the pure
-                # search goes first on every other board, so neither side gains from running second.
-                search_first = args.sat and number % 2 == 0
-                search = cold_count(puzzle, None, clock) if search_first else None
-                result, count_ms = cold_count(puzzle, args.sat_after, clock)
-                if result.count != 1 or not result.exact:
-                    print(f"{path.name} line {number}: {result.count} solutions (exact={result.exact})")
-                    return 1
-                if puzzle.solution is not None and result.solutions[0] != puzzle.solution:
-                    print(f"{path.name} line {number}: found a solution other than the file's")
-                    return 1
-                rivals: list[float] = []
-                if args.sat:
-                    search = search or cold_count(puzzle, None, clock)
-                    rivals.append(search[1])
-                    if search[0].solutions != result.solutions:
-                        print(f"{path.name} line {number}: the pure search disagrees")
-                        return 1
-                    for name, solver_name in SAT_SOLVERS:
-                        start = clock()
-                        if plain_sat_count(puzzle, solver_name) != 1:
-                            print(f"{path.name} line {number}: {name} disagrees")
-                            return 1
-                        rivals.append((clock() - start) * 1000.0)
-                naive_ms = None
-                naive_wanted = args.baseline and puzzle.size <= args.baseline_max_size
-                if naive_wanted and len(groups[key]) < args.baseline_per_group:
-                    start = clock()
-                    if baseline_count(puzzle) != 1:
-                        print(f"{path.name} line {number}: the baseline disagrees")
-                        return 1
-                    naive_ms = (clock() - start) * 1000.0
-                groups[key].append((count_ms, result.nodes, result.engine == "sat", naive_ms, rivals))
+    try:
+        for path in args.paths:
+            with open(path, encoding="utf-8") as handle:
+                for number, line in enumerate(handle, 1):
+                    if line.strip():
+                        time_board(args, groups, path.name, number, json.loads(line))
+    except Disagreement as disagreement:
+        print(disagreement)
+        return 1
+    report(args, groups)
+    return 0
 
+
+def time_board(
+    args: argparse.Namespace, groups: dict[tuple[str, int, int, str], list[Row]], name: str, number: int, obj: Any
+) -> None:
+    """Count one board (and time its rivals when asked) into its group; a Disagreement names what went wrong."""
+    clock = CLOCKS[args.clock]
+    where = f"{name} line {number}"
+    puzzle = puzzle_from_json(obj, where=where)
+    key = (name, puzzle.size, puzzle.stars, str(obj.get("label") or "-"))
+    if puzzle.size < args.min_size or (args.per_group and len(groups[key]) >= args.per_group):
+        return
+    # Every count pays for its tables, as the SAT rivals pay for their clauses; with --sat the pure search goes
+    # first on every other board, so neither side gains from running second.
+    search = cold_count(puzzle, None, clock) if args.sat and number % 2 == 0 else None
+    result, count_ms = cold_count(puzzle, args.sat_after, clock)
+    if result.count != 1 or not result.exact:
+        raise Disagreement(f"{where}: {result.count} solutions (exact={result.exact})")
+    if puzzle.solution is not None and result.solutions[0] != puzzle.solution:
+        raise Disagreement(f"{where}: found a solution other than the file's")
+    rivals: list[float] = []
+    if args.sat:
+        search = search or cold_count(puzzle, None, clock)
+        rivals.append(search[1])
+        if search[0].solutions != result.solutions:
+            raise Disagreement(f"{where}: the pure search disagrees")
+        for rival, solver_name in SAT_SOLVERS:
+            start = clock()
+            if plain_sat_count(puzzle, solver_name) != 1:
+                raise Disagreement(f"{where}: {rival} disagrees")
+            rivals.append((clock() - start) * 1000.0)
+    naive_ms = None
+    if args.baseline and puzzle.size <= args.baseline_max_size and len(groups[key]) < args.baseline_per_group:
+        start = clock()
+        if baseline_count(puzzle) != 1:
+            raise Disagreement(f"{where}: the baseline disagrees")
+        naive_ms = (clock() - start) * 1000.0
+    groups[key].append((count_ms, result.nodes, result.engine == "sat", naive_ms, rivals))
+
+
+def report(args: argparse.Namespace, groups: dict[tuple[str, int, int, str], list[Row]]) -> None:
+    """One line per group and per file: the counter's times and nodes, its SAT hand-offs, the rivals' times."""
     header = f"{'file':<16} {'size':>4} {'K':>2} {'label':<7} {'boards':>6} {'median':>8} {'p95':>8} {'max':>8}"
     header += f" {'nodes':>6} {'max':>6} {'SAT':>4}"
     if args.sat:
@@ -210,7 +220,6 @@ def main(argv: list[str] | None = None) -> int:
         if naive:
             line += f" {statistics.median(naive):>13.1f} {len(naive):>8}"
         print(line)
-    return 0
 
 
 if __name__ == "__main__":

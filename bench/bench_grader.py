@@ -149,22 +149,7 @@ def compare(records: list[dict], other_file: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", nargs="*", default=FILES)
-    parser.add_argument("--per-group", type=int, default=None, help="seeded sample size per (file, size, label)")
-    parser.add_argument("--max-size", type=int, default=None)
-    parser.add_argument("--min-size", type=int, default=0)
-    parser.add_argument("--clock", choices=CLOCKS, default="wall", help="wall seconds, or this process's CPU seconds")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-chains", action="store_true", help="grade as `starbattle grade` does: no chains")
-    parser.add_argument("--workers", type=int, default=1, help="grade in this many processes (timings: use 1)")
-    parser.add_argument("--json", dest="json_out", default=None, help="also write the per-board results here")
-    parser.add_argument("--tree", default=None, help="grade with the engine of this checkout (e.g. main's)")
-    parser.add_argument(
-        "--against", default=None, help="a --json file of another run: count the boards whose walkthrough differs"
-    )
-    args = parser.parse_args()
-
+    args = _arguments()
     print(f"solver {SOLVER_VERSION} from {_engine_tree()}")
     jobs = [
         (name, row, puzzle, args.clock, not args.no_chains)
@@ -183,11 +168,33 @@ def main() -> None:
             print(f"UNSOUND {r['file']} {r['id']}", flush=True)
     if args.json_out:
         Path(args.json_out).write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
-
     if args.against:
         compare(records, args.against)
+    report_timing(records, args.files, args.clock)
+    report_calibration([r for r in records if r["file"] == "starbattle/archive.jsonl"])
+    report_experience(records, args.files)
 
-    print(f"\nTiming, soundness and completion per group (ms in-process, {args.clock} clock)")
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", nargs="*", default=FILES)
+    parser.add_argument("--per-group", type=int, default=None, help="seeded sample size per (file, size, label)")
+    parser.add_argument("--max-size", type=int, default=None)
+    parser.add_argument("--min-size", type=int, default=0)
+    parser.add_argument("--clock", choices=CLOCKS, default="wall", help="wall seconds, or this process's CPU seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-chains", action="store_true", help="grade as `starbattle grade` does: no chains")
+    parser.add_argument("--workers", type=int, default=1, help="grade in this many processes (timings: use 1)")
+    parser.add_argument("--json", dest="json_out", default=None, help="also write the per-board results here")
+    parser.add_argument("--tree", default=None, help="grade with the engine of this checkout (e.g. main's)")
+    parser.add_argument(
+        "--against", default=None, help="a --json file of another run: count the boards whose walkthrough differs"
+    )
+    return parser.parse_args()
+
+
+def report_timing(records: list[dict], files: list[str], clock: str) -> None:
+    print(f"\nTiming, soundness and completion per group (ms in-process, {clock} clock)")
     print(
         f"{'file':26} {'size':>4} {'K':>2} {'label':7} {'n':>4} {'solved':>7} {'sound':>6} "
         f"{'median':>8} {'p95':>8} {'max':>8} {'med.diff':>9}"
@@ -204,7 +211,7 @@ def main() -> None:
             f"{max(ms):>8.1f} {statistics.median(r['difficulty'] for r in rows):>9.0f}"
         )
     print("\nCompletion per file")
-    for name in args.files:
+    for name in files:
         rows = [r for r in records if r["file"] == name]
         if rows:
             print(
@@ -212,31 +219,35 @@ def main() -> None:
                 f"{sum(r['sound'] for r in rows)}/{len(rows)} sound"
             )
 
-    archive = [r for r in records if r["file"] == "starbattle/archive.jsonl"]
-    if archive:
-        print("\nCalibration on the archive: AUC (harder label scores higher), per size")
-        for size in sorted({r["size"] for r in archive}):
-            by_label: dict[str, list[int]] = defaultdict(list)
-            for r in archive:
-                if r["size"] == size:
-                    by_label[r["label"]].append(r["difficulty"])
-            labels = sorted(by_label, key=lambda lab: LABEL_ORDER.get(lab, 9))
-            for easier, harder in itertools.pairwise(labels):
-                print(
-                    f"  {size}x{size}: P({harder} > {easier}) = {auc(by_label[harder], by_label[easier]):.3f}"
-                    f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, "
-                    f"{easier} {statistics.median(by_label[easier]):.0f})"
-                )
-        bands: defaultdict[tuple[int, str], defaultdict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for r in archive:
-            bands[(r["size"], r["label"])][r["band"]] += 1
-        print(
-            "  bands given per (size, label): "
-            + "; ".join(f"{k[0]} {k[1]}: {dict(v)}" for k, v in sorted(bands.items()))
-        )
 
+def report_calibration(archive: list[dict]) -> None:
+    """How the archive's labels order by difficulty, per size, and the bands they are given."""
+    if not archive:
+        return
+    print("\nCalibration on the archive: AUC (harder label scores higher), per size")
+    for size in sorted({r["size"] for r in archive}):
+        by_label: dict[str, list[int]] = defaultdict(list)
+        for r in archive:
+            if r["size"] == size:
+                by_label[r["label"]].append(r["difficulty"])
+        labels = sorted(by_label, key=lambda lab: LABEL_ORDER.get(lab, 9))
+        for easier, harder in itertools.pairwise(labels):
+            print(
+                f"  {size}x{size}: P({harder} > {easier}) = {auc(by_label[harder], by_label[easier]):.3f}"
+                f"  (medians {harder} {statistics.median(by_label[harder]):.0f}, "
+                f"{easier} {statistics.median(by_label[easier]):.0f})"
+            )
+    bands: defaultdict[tuple[int, str], defaultdict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in archive:
+        bands[(r["size"], r["label"])][r["band"]] += 1
+    print(
+        "  bands given per (size, label): " + "; ".join(f"{k[0]} {k[1]}: {dict(v)}" for k, v in sorted(bands.items()))
+    )
+
+
+def report_experience(records: list[dict], files: list[str]) -> None:
     print("\nExperience parts (means; climax = position of the hardest step, aha = a-ha moments)")
-    for name in args.files:
+    for name in files:
         for label in sorted({r["label"] or "-" for r in records if r["file"] == name}):
             rows = [r for r in records if r["file"] == name and (r["label"] or "-") == label and r["solved"]]
             if rows:
