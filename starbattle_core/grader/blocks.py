@@ -18,10 +18,9 @@ def block_cover(geometry: Geometry, area: Cells) -> list[Cells]:
     """A cover of the area by 2x2 blocks (each entry: the area's cells in one block), built greedily from the
     top-left: the first uncovered cell takes the block, anchored on it or one column left, that covers more.
     Remembered for the solve: the same areas come back step after step."""
-    key = ("cover", area)
-    known = geometry.recall.lasting.get(key)
+    known = geometry.recall.covers.get(area)
     if known is None:
-        known = geometry.recall.lasting[key] = _block_cover(geometry, area)
+        known = geometry.recall.covers[area] = _block_cover(geometry, area)
     return known
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import capacity, region_fits, state_ways, tight_marks
+from .room import capacity, region_fits, tight_marks
 from .step import Deduction
+from .ways import state_ways
 
 
 def _units_of_kind(geometry: Geometry, kind: str) -> tuple[Unit, ...]:
@@ -88,10 +89,10 @@ def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduc
     for unit in units:
         own = unit.mask & open_cells
         candidates = (geometry.touched(own) | own) & open_cells
-        key = ("pressure", unit.kind, unit.index, need, own, candidates, last_ones)
-        cell = geometry.recall.lasting.get(key)
+        key = (unit.kind, unit.index, need, own, candidates, last_ones)
+        cell = geometry.recall.squeezed.get(key)
         if cell is None:
-            cell = geometry.recall.lasting[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
+            cell = geometry.recall.squeezed[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
         if cell >= 0:
             gone = _removed_by_star(geometry, lack, open_cells, cell)
             return Deduction(

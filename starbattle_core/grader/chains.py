@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State
-from .propagation import capacity, region_fits
+from .room import capacity, region_fits
 from .step import Deduction, Link
 from .table import Technique
 

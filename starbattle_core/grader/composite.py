@@ -14,21 +14,19 @@ from __future__ import annotations
 from ..puzzle import Cells
 from .cases import ways_counted, ways_shown, what_every_way_agrees
 from .geometry import Geometry, State, Unit
-from .propagation import Ways, state_ways, ways_on, ways_summary
 from .step import Deduction
+from .ways import Ways, state_ways, ways_on, ways_summary
 
 
 def _touching_pairs(geometry: Geometry) -> tuple[tuple[Unit, Unit], ...]:
     """Every pair of regions with touching cells (a star in one can empty cells of the other), in index order;
     remembered for the solve (it depends on the regions alone)."""
-    key = ("touching pairs",)
-    known: tuple[tuple[Unit, Unit], ...] | None = geometry.recall.lasting.get(key)
+    known = geometry.recall.touching_pairs
     if known is None:
         regions = geometry.regions
-        known = tuple(
+        known = geometry.recall.touching_pairs = tuple(
             (a, b) for i, a in enumerate(regions) for b in regions[i + 1 :] if geometry.touched(a.mask) & b.mask
         )
-        geometry.recall.lasting[key] = known
     return known
 
 
@@ -113,11 +111,11 @@ def _crossing_ways(geometry: Geometry, state: State, line: Unit, region: Unit, l
     stars each unit lacks and the limit."""
     free = (line.mask | region.mask) & geometry.open_cells(state) & ~geometry.touched(state.stars)
     lack = geometry.lacks(state)
-    key = ("crossing", line.kind, line.index, region.index, free, lack, limit)
-    if key not in geometry.recall.lasting:
-        geometry.recall.lasting[key] = _joint(geometry, state, line, region, free, lack, limit)
-    found: Ways | None = geometry.recall.lasting[key]
-    return found
+    key = (line.kind, line.index, region.index, free, lack, limit)
+    crossings = geometry.recall.crossings
+    if key not in crossings:  # None (no joint way, or too many) is an answer too
+        crossings[key] = _joint(geometry, state, line, region, free, lack, limit)
+    return crossings[key]
 
 
 def _joint(

@@ -9,11 +9,11 @@ cells known to be empty; every other cell is open.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..board_tables import BoardGeometry, touching_all, touching_any
 from ..puzzle import Cells, Puzzle, iter_cells
 from .canonical import View
+from .recall import Recall
 
 
 @dataclass(frozen=True)
@@ -34,36 +34,6 @@ class State:
 
     stars: Cells = 0
     empty: Cells = 0
-
-
-class Recall:
-    """Work remembered during one solve, kept apart from the geometry (which never changes): the techniques read
-    and fill it, every entry a pure function of its key, so what is remembered changes no answer, only its speed."""
-
-    def __init__(self) -> None:
-        # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
-        # solver clears it as the state moves on, so it holds one state's work at a time.
-        self.memo: dict[tuple[Any, ...], Any] = {}
-        # Work that depends on a key other than the whole state (stated in the key), kept for the whole solve.
-        self.lasting: dict[tuple[Any, ...], Any] = {}
-        # Facts about a set of cells alone, kept for the whole solve (hypotheticals ask the same ones thousands
-        # of times): the most non-touching stars a row, column or band's open cells hold; the cells touching all
-        # cells of a mask; whether `need` stars fit in a mask (key mask * 64 + need).
-        self.rooms: dict[Cells, int] = {}
-        self.common: dict[Cells, Cells] = {}
-        self.near: dict[Cells, Cells] = {}  # the cells touching some cell of a mask
-        self.fitting: dict[int, bool] = {}
-        # The lines holding all the open cells of a region, and the region holding all those of a line, by those
-        # open cells (one-unit confinement).
-        self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
-        self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
-        # One solution of the board (its stars), found the first time a dear hypothetical asks (hypothetical.py);
-        # None when the board has none, unset before.
-        self.witness: Cells | None = None
-        self.witness_known = False
-        # The stars each unit lacks, for the last stars asked about.
-        self.lacks: tuple[int, ...] = ()
-        self.lacks_for: Cells | None = None
 
 
 class Geometry:
@@ -101,9 +71,11 @@ class Geometry:
         self.bands = tuple(Unit("rows", i, m, 2 * k, band_labels[i]) for i, m in enumerate(grid.row_bands)) + tuple(
             Unit("columns", i, m, 2 * k, band_labels[n - 1 + i]) for i, m in enumerate(grid.column_bands)
         )
-        # Plain tuples for the hot loops of propagation, the board's own: unit masks in the order of `units`, how to
-        # read a line as a path of bits, the cells crossing each unit (`zones`), each cell's units' positions.
+        # Plain tuples for the hot loops of propagation, the board's own: unit masks in the order of `units` (and of
+        # `bands`), how to read a line as a path of bits, the cells crossing each unit (`zones`), each cell's units'
+        # positions.
         self.unit_masks = board.units
+        self.band_masks = grid.row_bands + grid.column_bands
         self.line_paths = grid.line_paths
         self.row_masks = grid.rows
         self.column_masks = grid.columns

@@ -69,8 +69,7 @@ def hint(puzzle: Puzzle, stars: Cells = 0, empties: Cells = 0) -> Hint:
     problem = broken_rule(board, state)
     if problem is not None:  # right marks cannot break a rule; kept as a guard against a counter/grader mismatch
         raise RuntimeError(f"marks agreeing with the solution break a rule: {problem}")
-    table = [technique for technique in techniques_for(puzzle.game) if technique.enabled]
-    step = next_step(board, state, table, chains=True)
+    step = next_step(board, state, list(techniques_for(puzzle.game)), chains=True)
     if step is None:
         open_cells = board.open_cells(state).bit_count()
         return Hint("stuck", f"no technique applies from these marks ({open_cells} cells open)")
