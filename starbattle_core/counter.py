@@ -367,8 +367,11 @@ class _Search:
         self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
     ) -> tuple[Cells, Cells] | None:
         """Pass over the units until a whole pass decides nothing: the settled (stars, open cells), or None on a
-        contradiction. A unit whose open cells changed gets the one rule its open cells and need call for (`_filled`,
-        `_one_star`, `_region_ways`, `_blocks`); what the rule decides is applied at once, so the next unit sees it."""
+        contradiction. A unit whose open cells changed is scored for branching (`scores`: never for a unit that has
+        no choice or places stars) and gets the one rule its need and open cells call for: `_filled` (no more open
+        cells than its need), `_one_star` (one star among at most 4 open cells), `_region_ways` (a small region),
+        `_blocks` (any other unit whose cells 2x2 blocks could cover as few times as its need: a block holds at most
+        4 of them). What the rule decides is applied at once, so the next unit sees it."""
         tables = self.tables
         quota = tables.stars
         first_region = 2 * tables.size
@@ -384,20 +387,28 @@ class _Search:
                 need = quota - (stars & unit).bit_count()
                 count = cells.bit_count()
                 if count <= need:
+                    scores[index] = _NEVER
                     decided = filled(cells, count, need)
-                elif need == 1:
-                    decided = one_star(tables, cells, count, open_cells)
-                elif index >= first_region and count <= _ENUMERATED_REGION:
-                    decided = region_ways(cells, count, need, open_cells)
                 else:
-                    decided = blocks(tables, cells, count, need, open_cells)
+                    scores[index] = (count - need + 1) * 8 + 8 - need
+                    if need == 1:
+                        if count > 4:
+                            continue
+                        decided = one_star(tables, cells, open_cells)
+                    elif index >= first_region and count <= _ENUMERATED_REGION:
+                        decided = region_ways(cells, need, open_cells)
+                    elif count > 4 * need:
+                        continue
+                    else:
+                        decided = blocks(tables, cells, need, open_cells)
                 if decided is None:
                     return None
-                empties, forced, scores[index] = decided
+                empties, forced = decided
                 if empties:
                     open_cells &= ~empties
                     changed = True
                 if forced:
+                    scores[index] = _NEVER
                     placed = _place_all(tables, stars, open_cells, forced)
                     if placed is None:
                         return None
@@ -405,7 +416,7 @@ class _Search:
                     changed = True
         return stars, open_cells
 
-    def _region_ways(self, cells: Cells, count: int, need: int, open_cells: Cells) -> _Decided | None:
+    def _region_ways(self, cells: Cells, need: int, open_cells: Cells) -> _Decided | None:
         """A small region (at most `_ENUMERATED_REGION` open cells) needing two or more stars, reasoned about by
         every way to place them (`_unit_options`, exact where 2x2 blocks guess): no way is a contradiction; cells in
         no way are empty, and so are the cells outside it touched by every way; cells in every way are stars."""
@@ -416,51 +427,53 @@ class _Search:
         possible, anywhere, everywhere, attacked = options
         if not possible:
             return None
-        score = _NEVER if everywhere else (count - need + 1) * 8 + 8 - need
-        return (cells & ~anywhere) | (attacked & open_cells), everywhere, score
+        return (cells & ~anywhere) | (attacked & open_cells), everywhere
 
 
-# What a unit rule decides: (cells to empty, cells to star, the unit's branching score); None is a contradiction.
-_Decided = tuple[Cells, Cells, int]
+# What a unit rule decides: (cells to empty, cells to star); None is a contradiction.
+_Decided = tuple[Cells, Cells]
+_NOTHING: _Decided = (0, 0)
 
 
 def _filled(cells: Cells, count: int, need: int) -> _Decided | None:
     """A unit with no more open cells than the stars it needs: fewer is a contradiction; as many are all stars."""
-    if count < need:
-        return None
-    return 0, cells, _NEVER
+    return None if count < need else (0, cells)
 
 
-def _one_star(tables: BoardGeometry, cells: Cells, count: int, open_cells: Cells) -> _Decided:
-    """A unit needing one star among a few (at most 4) open cells: the cells touching all of them are empty (a
-    larger unit is left to the search: its common neighbours are rare and costly to find). Scored by its cells."""
-    common = touching_all(cells, open_cells & ~cells, tables.closes) if count <= 4 else 0
-    return common, 0, count * 8 + 7
+def _one_star(tables: BoardGeometry, cells: Cells, open_cells: Cells) -> _Decided:
+    """A unit needing one star among a few open cells (at most 4: for more, common neighbours are rare and costly
+    to find): the cells touching all of them are empty."""
+    return touching_all(cells, open_cells & ~cells, tables.closes), 0
 
 
-def _blocks(tables: BoardGeometry, cells: Cells, count: int, need: int, open_cells: Cells) -> _Decided | None:
+def _blocks(tables: BoardGeometry, cells: Cells, need: int, open_cells: Cells) -> _Decided | None:
     """A unit needing two or more stars, its open cells covered greedily by 2x2 blocks (each holds at most one
     star): fewer blocks than its need is a contradiction; exactly as many means every block holds one star, so a
     block with one open cell is a star and the cells touching a whole block are empty."""
     block = tables.block
     rest = cells
-    pieces: list[Cells] = []
-    while rest and len(pieces) <= need:
+    covers = 0
+    while rest and covers <= need:
+        low = rest & -rest
+        rest &= ~block[low.bit_length() - 1]
+        covers += 1
+    if covers < need:
+        return None
+    if covers > need:
+        return _NOTHING
+    # As many blocks as stars: cover again, now reading each block.
+    closes = tables.closes
+    empties = forced = 0
+    rest = cells
+    while rest:
         low = rest & -rest
         piece = rest & block[low.bit_length() - 1]
-        pieces.append(piece)
         rest &= ~piece
-    if len(pieces) < need:
-        return None
-    empties = forced = 0
-    if len(pieces) == need:
-        closes = tables.closes
-        for piece in pieces:
-            if piece & (piece - 1):
-                empties |= touching_all(piece, open_cells & ~piece & ~empties, closes)
-            else:
-                forced |= piece
-    return empties, forced, _NEVER if forced else (count - need + 1) * 8 + 8 - need
+        if piece & (piece - 1):
+            empties |= touching_all(piece, open_cells & ~piece & ~empties, closes)
+        else:
+            forced |= piece
+    return empties, forced
 
 
 def _band_rules(tables: BoardGeometry, stars: Cells, open_cells: Cells) -> tuple[Cells, Cells] | None:

@@ -71,11 +71,9 @@ class Geometry:
         self.bands = tuple(Unit("rows", i, m, 2 * k, band_labels[i]) for i, m in enumerate(grid.row_bands)) + tuple(
             Unit("columns", i, m, 2 * k, band_labels[n - 1 + i]) for i, m in enumerate(grid.column_bands)
         )
-        # Plain tuples for the hot loops of propagation, the board's own: unit masks in the order of `units` (and of
-        # `bands`), how to read a line as a path of bits, the cells crossing each unit (`zones`), each cell's units'
-        # positions.
+        # Plain tuples for the hot loops of propagation, the board's own: unit masks in the order of `units`, how to
+        # read a line as a path of bits, the cells crossing each unit (`zones`), each cell's units' positions.
         self.unit_masks = board.units
-        self.band_masks = grid.row_bands + grid.column_bands
         self.line_paths = grid.line_paths
         self.row_masks = grid.rows
         self.column_masks = grid.columns

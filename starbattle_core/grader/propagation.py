@@ -7,7 +7,8 @@ it meets a contradiction (the chain a player reads is told again with the techni
 A round applies the rules of its level in this order, each to the units the last round changed; every rule is a
 function that marks what it decides in the round's `_Marks` (Norvig's primitives: mark, and report a broken rule)
 and returns the rule the marks break, a sentence fragment such as "region C would have no room for its stars", or
-None. Every rule reads the open cells as the round began; the stars it proves are placed when the round ends.
+None. Every rule reads the open cells as the round began (the cases also honour the cells the rules before them
+emptied); the stars it proves are placed when the round ends, and no cell may be proved both a star and empty.
 
     level     rules
     TRIVIAL   the stars' neighbours (`_star_neighbours`); per row, column and region (`_unit_rules`): a full unit
@@ -123,27 +124,38 @@ def _unit_rules(geometry: Geometry, marks: _Marks, level: int) -> str | None:
     """The rules of one row, column or region, for every one the last round changed, in the order of
     `geometry.units` (the first broken rule is the one reported). One rule speaks for each unit, chosen by its need
     and its open cells: it has its stars, or it has no more open cells than it needs; from ATTACK on, it needs one
-    star, or it is a row or column; from CONFINE on, a region."""
+    star, or it is a row or column; from CONFINE on, a region. A rule is called only when it may decide something:
+    a full unit already emptied, a one-star unit whose open cells are known to have no common neighbour, a row or
+    column known to have room to spare and a region known to have room enough are passed over (the common cases)."""
     k = geometry.stars
     stars, open_cells, dirty = marks.stars, marks.open, marks.dirty
-    lines = len(geometry.line_paths)
+    lines = 2 * geometry.size
+    recall = geometry.recall
+    commons, rooms, fitting = recall.common, recall.rooms, recall.fitting
     for i, mask in enumerate(geometry.unit_masks):
         if not mask & dirty:
             continue
         need = k - (mask & stars).bit_count()
         own = mask & open_cells
         if need <= 0:
+            if not need and not own:
+                continue
             problem = _full_unit(geometry, marks, i, need, own)
         elif own.bit_count() <= need:
             problem = _last_cells(geometry, marks, i, need, own)
         elif level < ATTACK:
             continue
         elif need == 1:
-            _one_star_attack(geometry, marks, own)
+            if commons.get(own, -1):
+                _one_star_attack(geometry, marks, own)
             continue
         elif i < lines:
+            if rooms.get(own, 0) > need:
+                continue
             problem = _line_room(geometry, marks, i, need, own)
         elif level >= CONFINE:
+            if fitting.get((own << 6) | need):
+                continue
             problem = _region_room(geometry, i, need, own)
         else:
             continue
@@ -209,20 +221,20 @@ def _band_room(geometry: Geometry, marks: _Marks) -> str | None:
     room for fewer."""
     stars, open_cells, dirty = marks.stars, marks.open, marks.dirty
     rooms = geometry.recall.rooms
-    quota = 2 * geometry.stars
-    for j, mask in enumerate(geometry.band_masks):
+    for band in geometry.bands:
+        mask = band.mask
         if not mask & dirty:
             continue
-        need = quota - (mask & stars).bit_count()
+        need = band.quota - (mask & stars).bit_count()
         if need <= 0:
             continue
         room = rooms.get(mask & open_cells)
         if room is None:
-            room = capacity(geometry, geometry.bands[j], open_cells)
+            room = capacity(geometry, band, open_cells)
         if room < need:
-            return f"{geometry.bands[j].label} would have no room for their stars"
+            return f"{band.label} would have no room for their stars"
         if room == need:
-            forced, gone = tight_marks(geometry, geometry.bands[j], open_cells)
+            forced, gone = tight_marks(geometry, band, open_cells)
             marks.add |= forced
             marks.empty |= gone
     return None
