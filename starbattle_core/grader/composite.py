@@ -49,7 +49,8 @@ def pair_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | N
         agreed = _shared_by_every_way(found, area, open_cells)
         if agreed is not None:
             head = (
-                f"{a.label} and {b.label} touch and need {need_a} and {need_b} more stars; together they fit "
+                f"{a.label} and {b.label} touch and need {need_a} and {need_b} more {geometry.words.stars}; together "
+                "they fit "
                 f"{ways_counted(len(found.ways))} ({ways_shown(geometry, found.ways)})"
             )
             return _deduction(geometry, agreed, (a.label, b.label), head)
@@ -96,7 +97,7 @@ def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction
             agreed = _shared_by_every_way(found, area, open_cells)
             if agreed is not None:
                 head = (
-                    f"{line.label} needs {need_line} more stars and {region.label}, which crosses it, "
+                    f"{line.label} needs {need_line} more {geometry.words.stars} and {region.label}, which crosses it, "
                     f"{need_region}; together they fit {ways_counted(len(found.ways))} "
                     f"({ways_shown(geometry, found.ways)})"
                 )

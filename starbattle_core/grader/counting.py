@@ -178,7 +178,8 @@ def union_confinement(geometry: Geometry, state: State, *, inner: str, size: int
             outer_text = _join([u.label for u in found.outer])
             verb, need = ("lies", "needs") if len(found.inner) == 1 else ("lie", "need")
             sentence = (
-                f"{_join([u.label for u in found.inner])} {verb} inside {outer_text} and {need} as many stars, "
+                f"{_join([u.label for u in found.inner])} {verb} inside {outer_text} and {need} as many "
+                f"{geometry.words.stars}, "
                 f"so the other cells of {outer_text} are empty: {geometry.names(found.rest)}"
             )
             return Deduction(0, found.rest, _labels(found), sentence)
@@ -203,14 +204,15 @@ def union_remainder(geometry: Geometry, state: State, *, inner: str, size: int, 
             continue
         parts = []
         if always:
-            parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'}")
+            parts.append(f"{geometry.names(always)} {geometry.words.are_stars(always)}")
         if never | hit:
             parts.append(f"{geometry.names(never | hit)} {'is' if (never | hit).bit_count() == 1 else 'are'} empty")
         outer_text = _join([u.label for u in found.outer])
         verb = "lies" if len(found.inner) == 1 else "lie"
         sentence = (
             f"{_join([u.label for u in found.inner])} {verb} inside {outer_text}, so the rest of {outer_text} holds "
-            f"exactly {found.extra} star{'s' if found.extra > 1 else ''}, which fit{'s' if len(ways) == 1 else ''} "
+            f"exactly {found.extra} {geometry.words.stars if found.extra > 1 else geometry.words.star}, which "
+            f"fit{'s' if len(ways) == 1 else ''} "
             f"{'one way' if len(ways) == 1 else f'{len(ways)} ways'}: " + "; ".join(parts)
         )
         return Deduction(always, never | hit, _labels(found), sentence)

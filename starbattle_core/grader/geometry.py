@@ -2,7 +2,8 @@
 
 A `Geometry` is the board's one geometry (`board_tables.BoardGeometry`, the masks the counter searches with, the
 same object) with what a grader adds: its units (rows, columns, regions, bands of two neighbouring rows or columns)
-as `Unit`s with the names a player uses. A `State` is the player's pencil marks: the cells known to be stars and the
+as `Unit`s with the names a player uses, and the words its sentences use for what goes on the board (`Words`: a
+star, or a queen on a Queens board). A `State` is the player's pencil marks: the cells known to be stars and the
 cells known to be empty; every other cell is open.
 """
 
@@ -29,6 +30,23 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Words:
+    """What the sentences call the thing a player places: where a Star Battle sentence says "a star" and "its
+    stars", a Queens sentence says "a queen" and "its queens"."""
+
+    star: str
+    stars: str
+
+    def are_stars(self, cells: Cells) -> str:
+        """'is a star' for one cell, 'are stars' for more."""
+        return f"is a {self.star}" if cells.bit_count() == 1 else f"are {self.stars}"
+
+
+STAR_WORDS = Words("star", "stars")
+QUEEN_WORDS = Words("queen", "queens")
+
+
+@dataclass(frozen=True)
 class State:
     """Pencil marks: cells known to be stars, cells known to be empty."""
 
@@ -49,6 +67,7 @@ class Geometry:
         self.puzzle = puzzle
         self.board = board
         self.view = view
+        self.words = QUEEN_WORDS if puzzle.game == "queens" else STAR_WORDS
         self.size = n
         self.stars = puzzle.stars
         self.all_cells = board.all_cells

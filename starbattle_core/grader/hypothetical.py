@@ -43,10 +43,11 @@ def assumption(
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
             name = geometry.cell_name(cell)
             bit = 1 << cell
+            star = geometry.words.star
             if assume == "star":
-                sentence = f"if {name} were a star, {outcome.contradiction}; so {name} is empty"
+                sentence = f"if {name} were a {star}, {outcome.contradiction}; so {name} is empty"
                 return Deduction(0, bit, (), sentence, ((bit, 0),))
-            sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a star"
+            sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a {star}"
             return Deduction(bit, 0, (), sentence, ((0, bit),))
     return None
 
@@ -195,12 +196,13 @@ def unit_chains(
         if stars | empty:
             parts = []
             if stars:
-                parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
+                parts.append(f"{geometry.names(stars)} {geometry.words.are_stars(stars)}")
             if empty:
                 parts.append(f"{geometry.names(empty)} {'is' if empty.bit_count() == 1 else 'are'} empty")
             dropped = len(ways) - alive
             sentence = (
-                f"{unit.label} can take its {need} star{'s' if need > 1 else ''} {len(ways)} ways"
+                f"{unit.label} can take its {need} {geometry.words.stars if need > 1 else geometry.words.star} "
+                f"{len(ways)} ways"
                 + (f" ({dropped} of them collapse)" if dropped else "")
                 + "; following each one to its end, they all agree: "
                 + "; ".join(parts)

@@ -94,7 +94,7 @@ def propagate(
             if problem is None and level >= CASES:
                 problem = _unit_ways(geometry, marks)
             if problem is None and marks.add & marks.empty:
-                problem = "a cell would have to be both a star and empty"
+                problem = f"a cell would have to be both a {geometry.words.star} and empty"
         if problem is not None:
             return Outcome(marks.stars, marks.empty, rounds, problem)
         fresh = marks.add
@@ -117,7 +117,7 @@ def _star_neighbours(geometry: Geometry, marks: _Marks, fresh: Cells) -> str | N
         empty |= neighbours[low.bit_length() - 1]
         fresh ^= low
     marks.empty = empty
-    return "two stars would touch" if empty & marks.stars else None
+    return f"two {geometry.words.stars} would touch" if empty & marks.stars else None
 
 
 def _unit_rules(geometry: Geometry, marks: _Marks, level: int) -> str | None:
@@ -168,7 +168,7 @@ def _full_unit(geometry: Geometry, marks: _Marks, i: int, need: int, own: Cells)
     """Decides: a unit with all its stars (`need` 0) has its other open cells (`own`) empty. Broken when it has
     more."""
     if need < 0:
-        return f"{geometry.units[i].label} would hold too many stars"
+        return f"{geometry.units[i].label} would hold too many {geometry.words.stars}"
     marks.empty |= own
     return None
 
@@ -177,7 +177,7 @@ def _last_cells(geometry: Geometry, marks: _Marks, i: int, need: int, own: Cells
     """Decides: a unit with exactly as many open cells (`own`) as the stars it needs has a star on each. Broken
     when it has fewer."""
     if own.bit_count() < need:
-        return f"{geometry.units[i].label} would have no room for its stars"
+        return f"{geometry.units[i].label} would have no room for its {geometry.words.stars}"
     marks.add |= own
     return None
 
@@ -198,7 +198,7 @@ def _line_room(geometry: Geometry, marks: _Marks, i: int, need: int, own: Cells)
         shift, step = geometry.line_paths[i]
         room = rooms[own] = path_room(own >> shift, step).capacity
     if room < need:
-        return f"{geometry.units[i].label} would have no room for its stars"
+        return f"{geometry.units[i].label} would have no room for its {geometry.words.stars}"
     if room == need:
         stars, empties = tight_marks(geometry, geometry.units[i], marks.open)
         marks.add |= stars
@@ -212,7 +212,7 @@ def _region_room(geometry: Geometry, i: int, need: int, own: Cells) -> str | Non
     room_enough = geometry.recall.fitting.get((own << 6) | need)
     if room_enough is None:
         room_enough = region_fits(geometry, own, need)
-    return None if room_enough else f"{geometry.units[i].label} would have no room for its stars"
+    return None if room_enough else f"{geometry.units[i].label} would have no room for its {geometry.words.stars}"
 
 
 def _band_room(geometry: Geometry, marks: _Marks) -> str | None:
@@ -232,7 +232,7 @@ def _band_room(geometry: Geometry, marks: _Marks) -> str | None:
         if room is None:
             room = capacity(geometry, band, open_cells)
         if room < need:
-            return f"{band.label} would have no room for their stars"
+            return f"{band.label} would have no room for their {geometry.words.stars}"
         if room == need:
             forced, gone = tight_marks(geometry, band, open_cells)
             marks.add |= forced
@@ -314,7 +314,7 @@ def _unit_ways(geometry: Geometry, marks: _Marks) -> str | None:
             ways = ways_on(geometry, free, need, _CASES_LIMIT, lack)
             agreed = agreements[key] = _agreement(ways, geometry.all_cells)
         if not agreed.anywhere:
-            return f"{geometry.units[i].label} would have no way to place its stars"
+            return f"{geometry.units[i].label} would have no way to place its {geometry.words.stars}"
         marks.add |= agreed.always
         marks.empty |= mask & open_cells & ~agreed.anywhere
     return None
