@@ -338,7 +338,8 @@ class _Search:
     def propagate(
         self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
     ) -> tuple[Cells, Cells, Cells, int] | None:
-        """Apply the unit rules until nothing changes; None on a contradiction.
+        """Apply the unit rules until they decide nothing, then the band rules, until neither does; None on a
+        contradiction.
 
         Returns the new state and the unit to branch on (its open cells and remaining need). A unit is examined
         again only when its open cells differ from `seen` (what they were when it was last examined, in this
@@ -346,117 +347,153 @@ class _Search:
         plus 8 minus its need (among units giving as many branches, the one placing more stars is tighter).
         """
         tables = self.tables
-        quota = tables.stars
-        units = tables.units
-        closes = tables.closes
-        block = tables.block
-        never = _NEVER
-        memo = self.options
-        first_region = 2 * tables.size
         while True:
-            changed = False
-            for index, unit in enumerate(units):
-                cells = open_cells & unit
-                if cells == seen[index]:
-                    continue
-                seen[index] = cells
-                scores[index] = never
-                need = quota - (stars & unit).bit_count()
-                count = cells.bit_count()
-                if count <= need:
-                    if count < need:
-                        return None
-                    if not count:
-                        continue
-                    forced = cells
-                else:
-                    if need == 1:
-                        if count <= 4:
-                            # One star among a few cells: the cells touching all of them are empty.
-                            common = touching_all(cells, open_cells & ~cells, closes)
-                            if common:
-                                open_cells &= ~common
-                                changed = True
-                        scores[index] = count * 8 + 7
-                        continue
-                    if index >= first_region and count <= _ENUMERATED_REGION:
-                        # A small region: every way to place its remaining stars (exact where 2x2 blocks guess).
-                        key = cells * 16 + need
-                        options = memo.get(key)
-                        if options is None:
-                            options = memo[key] = _unit_options(cells, need, tables)
-                        possible, anywhere, everywhere, attacked = options
-                        if not possible:
-                            return None
-                        dead = (cells & ~anywhere) | (attacked & open_cells)
-                        if dead:
-                            open_cells &= ~dead
-                            changed = True
-                        forced = everywhere
-                        if not forced:
-                            scores[index] = (count - need + 1) * 8 + 8 - need
-                            continue
-                    else:
-                        # Cover the open cells greedily with 2x2 blocks (each holds at most one star).
-                        rest = cells
-                        pieces = []
-                        covers = 0
-                        while rest and covers <= need:
-                            low = rest & -rest
-                            piece = rest & block[low.bit_length() - 1]
-                            pieces.append(piece)
-                            rest &= ~piece
-                            covers += 1
-                        if covers < need:
-                            return None
-                        if covers == need:
-                            # Every block holds exactly one star: a lone cell is a star, and the cells touching a
-                            # whole block are empty.
-                            forced = 0
-                            for piece in pieces:
-                                if piece & (piece - 1):
-                                    common = touching_all(piece, open_cells & ~piece, closes)
-                                    if common:
-                                        open_cells &= ~common
-                                        changed = True
-                                else:
-                                    forced |= piece
-                            if forced:
-                                changed = True
-                        else:
-                            forced = 0
-                        if not forced:
-                            scores[index] = (count - need + 1) * 8 + 8 - need
-                            continue
-                placed = _place_all(tables, stars, open_cells, forced)
-                if placed is None:
-                    return None
-                stars, open_cells = placed
-                changed = True
-            if changed:
-                continue
-            # The unit rules stall: look at bands of rows, then (on the transposed board) bands of columns.
-            # The columns are only looked at when the rows give nothing (the unit rules are cheaper to rerun).
-            found = band_deductions(tables, open_cells, stars, tables.region_masks, tables.strips)
+            settled = self._unit_rules(stars, open_cells, seen, scores)
+            if settled is None:
+                return None
+            stars, open_cells = settled
+            found = _band_rules(tables, stars, open_cells)
             if found is None:
                 return None
             empty, forced = found
             if not (empty & open_cells or forced):
-                transpose = tables.grid.transpose
-                found = band_deductions(
-                    tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
-                )
-                if found is None:
-                    return None
-                empty = transpose(found[0])
-                forced = transpose(found[1])
-            if not (empty & open_cells or forced):
-                # Fewest branches, then the larger need, then regions (they come last in `units`): measured best.
-                best = min(range(len(units) - 1, -1, -1), key=scores.__getitem__)
-                unit = units[best]
-                return stars, open_cells, open_cells & unit, quota - (stars & unit).bit_count()
-            open_cells &= ~empty
-            placed = _place_all(tables, stars, open_cells, forced)
+                return stars, open_cells, *_branch_unit(tables, stars, open_cells, scores)
+            placed = _place_all(tables, stars, open_cells & ~empty, forced)
             if placed is None:
                 return None
             stars, open_cells = placed
+
+    def _unit_rules(
+        self, stars: Cells, open_cells: Cells, seen: list[Cells], scores: list[int]
+    ) -> tuple[Cells, Cells] | None:
+        """Pass over the units until a whole pass decides nothing: the settled (stars, open cells), or None on a
+        contradiction. A unit whose open cells changed is scored for branching (`scores`: never for a unit that has
+        no choice or places stars) and gets the one rule its need and open cells call for: `_filled` (no more open
+        cells than its need), `_one_star` (one star among at most 4 open cells), `_region_ways` (a small region),
+        `_blocks` (any other unit whose cells 2x2 blocks could cover as few times as its need: a block holds at most
+        4 of them). What the rule decides is applied at once, so the next unit sees it."""
+        tables = self.tables
+        quota = tables.stars
+        first_region = 2 * tables.size
+        filled, one_star, region_ways, blocks = _filled, _one_star, self._region_ways, _blocks  # local: a hot loop
+        changed = True
+        while changed:
+            changed = False
+            for index, unit in enumerate(tables.units):
+                cells = open_cells & unit
+                if cells == seen[index]:
+                    continue
+                seen[index] = cells
+                need = quota - (stars & unit).bit_count()
+                count = cells.bit_count()
+                if count <= need:
+                    scores[index] = _NEVER
+                    decided = filled(cells, count, need)
+                else:
+                    scores[index] = (count - need + 1) * 8 + 8 - need
+                    if need == 1:
+                        if count > 4:
+                            continue
+                        decided = one_star(tables, cells, open_cells)
+                    elif index >= first_region and count <= _ENUMERATED_REGION:
+                        decided = region_ways(cells, need, open_cells)
+                    elif count > 4 * need:
+                        continue
+                    else:
+                        decided = blocks(tables, cells, need, open_cells)
+                if decided is None:
+                    return None
+                empties, forced = decided
+                if empties:
+                    open_cells &= ~empties
+                    changed = True
+                if forced:
+                    scores[index] = _NEVER
+                    placed = _place_all(tables, stars, open_cells, forced)
+                    if placed is None:
+                        return None
+                    stars, open_cells = placed
+                    changed = True
+        return stars, open_cells
+
+    def _region_ways(self, cells: Cells, need: int, open_cells: Cells) -> _Decided | None:
+        """A small region (at most `_ENUMERATED_REGION` open cells) needing two or more stars, reasoned about by
+        every way to place them (`_unit_options`, exact where 2x2 blocks guess): no way is a contradiction; cells in
+        no way are empty, and so are the cells outside it touched by every way; cells in every way are stars."""
+        key = cells * 16 + need
+        options = self.options.get(key)
+        if options is None:
+            options = self.options[key] = _unit_options(cells, need, self.tables)
+        possible, anywhere, everywhere, attacked = options
+        if not possible:
+            return None
+        return (cells & ~anywhere) | (attacked & open_cells), everywhere
+
+
+# What a unit rule decides: (cells to empty, cells to star); None is a contradiction.
+_Decided = tuple[Cells, Cells]
+_NOTHING: _Decided = (0, 0)
+
+
+def _filled(cells: Cells, count: int, need: int) -> _Decided | None:
+    """A unit with no more open cells than the stars it needs: fewer is a contradiction; as many are all stars."""
+    return None if count < need else (0, cells)
+
+
+def _one_star(tables: BoardGeometry, cells: Cells, open_cells: Cells) -> _Decided:
+    """A unit needing one star among a few open cells (at most 4: for more, common neighbours are rare and costly
+    to find): the cells touching all of them are empty."""
+    return touching_all(cells, open_cells & ~cells, tables.closes), 0
+
+
+def _blocks(tables: BoardGeometry, cells: Cells, need: int, open_cells: Cells) -> _Decided | None:
+    """A unit needing two or more stars, its open cells covered greedily by 2x2 blocks (each holds at most one
+    star): fewer blocks than its need is a contradiction; exactly as many means every block holds one star, so a
+    block with one open cell is a star and the cells touching a whole block are empty."""
+    block = tables.block
+    rest = cells
+    covers = 0
+    while rest and covers <= need:
+        low = rest & -rest
+        rest &= ~block[low.bit_length() - 1]
+        covers += 1
+    if covers < need:
+        return None
+    if covers > need:
+        return _NOTHING
+    # As many blocks as stars: cover again, now reading each block.
+    closes = tables.closes
+    empties = forced = 0
+    rest = cells
+    while rest:
+        low = rest & -rest
+        piece = rest & block[low.bit_length() - 1]
+        rest &= ~piece
+        if piece & (piece - 1):
+            empties |= touching_all(piece, open_cells & ~piece & ~empties, closes)
+        else:
+            forced |= piece
+    return empties, forced
+
+
+def _band_rules(tables: BoardGeometry, stars: Cells, open_cells: Cells) -> tuple[Cells, Cells] | None:
+    """Pigeonhole on bands of rows (`pigeonhole.band_deductions`) and, only when they decide nothing, on bands of
+    columns (the same code on the transposed board; the unit rules are cheaper to rerun): (cells to empty, cells
+    to star), or None on a contradiction."""
+    found = band_deductions(tables, open_cells, stars, tables.region_masks, tables.strips)
+    if found is None or found[0] & open_cells or found[1]:
+        return found
+    transpose = tables.grid.transpose
+    found = band_deductions(
+        tables, transpose(open_cells), transpose(stars), tables.regions_transposed, tables.strips_transposed
+    )
+    return None if found is None else (transpose(found[0]), transpose(found[1]))
+
+
+def _branch_unit(tables: BoardGeometry, stars: Cells, open_cells: Cells, scores: list[int]) -> tuple[Cells, int]:
+    """The unit to branch on when no rule decides anything (its open cells and need): fewest branches, then the
+    larger need, then regions (they come last in `units`): measured best."""
+    units = tables.units
+    best = min(range(len(units) - 1, -1, -1), key=scores.__getitem__)
+    unit = units[best]
+    return open_cells & unit, tables.stars - (stars & unit).bit_count()

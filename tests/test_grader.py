@@ -32,10 +32,11 @@ from starbattle_core.grader import (
     walkthrough_text,
 )
 from starbattle_core.grader.experience import FEATURES, MODEL_FILE
+from starbattle_core.grader.hint import hint
 from starbattle_core.grader.hypothetical import assumption, unit_chains
 from starbattle_core.grader.propagation import CASES
 from starbattle_core.logistic import LogisticModel
-from starbattle_core.puzzle import Puzzle, is_solution
+from starbattle_core.puzzle import Puzzle, is_solution, iter_cells
 
 
 def random_regions(size: int, rng: random.Random) -> list[list[int]]:
@@ -253,15 +254,15 @@ def test_version_follows_the_table() -> None:
     changed = list(STARBATTLE_TECHNIQUES)
     changed[5] = dataclasses.replace(changed[5], cost=changed[5].cost + 1)
     assert solver_version(tuple(changed)) != SOLVER_VERSION
-    switched = list(QUEENS_TECHNIQUES)
-    switched[0] = dataclasses.replace(switched[0], enabled=False)
-    assert solver_version(queens=tuple(switched)) != SOLVER_VERSION
+    assert solver_version(queens=QUEENS_TECHNIQUES[1:]) != SOLVER_VERSION
+    renamed = (dataclasses.replace(QUEENS_TECHNIQUES[0], name="neighbours of a queen"), *QUEENS_TECHNIQUES[1:])
+    assert solver_version(queens=renamed) != SOLVER_VERSION
     assert solver_version(tuple(STARBATTLE_TECHNIQUES), tuple(QUEENS_TECHNIQUES)) == SOLVER_VERSION
 
 
-def test_disabled_technique_is_not_used() -> None:
+def test_a_technique_left_out_of_the_table_is_not_used() -> None:
     puzzle = next(p for p in read_jsonl(str(shared_file("starbattle/handmade.jsonl"))) if p.size == 10)
-    table = tuple(dataclasses.replace(t, enabled=t.code != "SN") for t in STARBATTLE_TECHNIQUES)
+    table = tuple(t for t in STARBATTLE_TECHNIQUES if t.code != "SN")
     result = grade(puzzle, techniques=table)
     assert all(step.code != "SN" for step in result.steps)
     assert any(step.code == "SN" for step in grade(puzzle).steps)
@@ -296,6 +297,30 @@ def test_walkthrough_text_and_json() -> None:
     stars = {tuple(rc) for step in record["steps"] for rc in step["stars"]}
     assert len(stars) == puzzle.size * puzzle.stars
     assert is_solution(puzzle, result.stars)
+
+
+def test_a_queens_walkthrough_says_queen_where_star_battle_says_star() -> None:
+    """Every sentence the grader writes for a Queens board names queens: on a real LinkedIn level whose path needs
+    an assumption (so its chain and the rule the chain breaks are told too), the walkthrough, its JSON's sentences
+    and the hints (a step, wrong marks, marks both ways, solved) never say star."""
+    level = next(p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.id == "linkedin-278")
+    assert level.solution is not None
+    result = grade(level)
+    assert any(link.code == "CONTRADICTION" for step in result.steps for link in step.chain)
+    text = walkthrough_text(level, result)
+    steps = walkthrough_json(level, result)["steps"]
+    sentences = [step["sentence"] for step in steps] + [link["sentence"] for s in steps for link in s.get("chain", [])]
+    queen = next(iter_cells(level.solution))
+    hints = [
+        hint(level),
+        hint(level, stars=1 << next(iter_cells(level.all_cells & ~level.solution)), empties=1 << queen),
+        hint(level, stars=1 << queen, empties=1 << queen),
+        hint(level, stars=level.solution),
+    ]
+    assert [h.status for h in hints] == ["step", "wrong", "wrong", "solved"]
+    for said in [text, *sentences, *(h.message for h in hints)]:
+        assert "star" not in said.lower(), said
+    assert "queens" in hints[-1].message and "queen" in hints[1].message and text.count("queen") > len(steps)
 
 
 def test_the_fun_gate_passes_designed_queens_levels() -> None:

@@ -15,16 +15,10 @@ from starbattle_core.grader.blocks import block_cover, region_blocks, remainder_
 from starbattle_core.grader.cases import pressure, tight_room, unit_cases
 from starbattle_core.grader.counting import union_confinement, union_remainder
 from starbattle_core.grader.hypothetical import assumption, unit_chains
-from starbattle_core.grader.propagation import (
-    ATTACK,
-    CASES,
-    CONFINE,
-    TRIVIAL,
-    fits,
-    placements,
-    propagate,
-)
+from starbattle_core.grader.propagation import ATTACK, CASES, CONFINE, TRIVIAL, propagate
+from starbattle_core.grader.room import fits
 from starbattle_core.grader.table import STARBATTLE_TECHNIQUES
+from starbattle_core.grader.ways import placements
 from starbattle_core.puzzle import Cells, Puzzle, is_solution
 
 # A 6x6 one-star board with a solution: R1C2, R2C4, R3C6, R4C1, R5C3, R6C5.

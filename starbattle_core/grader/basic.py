@@ -19,7 +19,10 @@ def star_neighbours(geometry: Geometry, state: State) -> Deduction | None:
         if gone:
             name = geometry.cell_name(cell)
             return Deduction(
-                0, gone, (), f"{name} is a star, so the cells touching it are empty: {geometry.names(gone)}"
+                0,
+                gone,
+                (),
+                f"{name} is a {geometry.words.star}, so the cells touching it are empty: {geometry.names(gone)}",
             )
     return None
 
@@ -34,7 +37,8 @@ def unit_complete(geometry: Geometry, state: State) -> Deduction | None:
                 0,
                 gone,
                 (unit.label,),
-                f"{unit.label} has all its stars, so its other cells are empty: {geometry.names(gone)}",
+                f"{unit.label} has all its {geometry.words.stars}, so its other cells are empty: "
+                f"{geometry.names(gone)}",
             )
     return None
 
@@ -42,16 +46,17 @@ def unit_complete(geometry: Geometry, state: State) -> Deduction | None:
 def unit_fill(geometry: Geometry, state: State, *, need_min: int, need_max: int) -> Deduction | None:
     """A unit whose open cells are exactly as many as the stars it still needs: they are all stars."""
     open_cells = geometry.open_cells(state)
+    words = geometry.words
     for unit in geometry.units:
         need = geometry.need(unit, state)
         own = unit.mask & open_cells
         if need_min <= need <= need_max and own and own.bit_count() == need:
             if need == 1:
-                sentence = f"{geometry.names(own)} must be a star: it is the last cell left for {unit.label}"
+                sentence = f"{geometry.names(own)} must be a {words.star}: it is the last cell left for {unit.label}"
             else:
                 sentence = (
-                    f"{unit.label} needs {need} more stars and has exactly {need} open cells: "
-                    f"{geometry.names(own)} are stars"
+                    f"{unit.label} needs {need} more {words.stars} and has exactly {need} open cells: "
+                    f"{geometry.names(own)} are {words.stars}"
                 )
             return Deduction(own, 0, (unit.label,), sentence)
     return None
@@ -72,7 +77,7 @@ def one_star_attack(geometry: Geometry, state: State, *, max_open: int) -> Deduc
                 0,
                 gone,
                 (unit.label,),
-                f"{unit.label} needs one more star among {geometry.names(own)}; each of those touches "
+                f"{unit.label} needs one more {geometry.words.star} among {geometry.names(own)}; each of those touches "
                 f"{geometry.names(gone)}, so {'it is' if gone.bit_count() == 1 else 'they are'} empty",
             )
     return None

@@ -18,10 +18,9 @@ def block_cover(geometry: Geometry, area: Cells) -> list[Cells]:
     """A cover of the area by 2x2 blocks (each entry: the area's cells in one block), built greedily from the
     top-left: the first uncovered cell takes the block, anchored on it or one column left, that covers more.
     Remembered for the solve: the same areas come back step after step."""
-    key = ("cover", area)
-    known = geometry.recall.lasting.get(key)
+    known = geometry.recall.covers.get(area)
     if known is None:
-        known = geometry.recall.lasting[key] = _block_cover(geometry, area)
+        known = geometry.recall.covers[area] = _block_cover(geometry, area)
     return known
 
 
@@ -96,14 +95,18 @@ def remainder_blocks(geometry: Geometry, state: State, *, inner: str, size: int)
 
 def _sentence(geometry: Geometry, what: str, need: int, blocks: list[Cells], stars: Cells, empties: Cells) -> str:
     shown = "; ".join(geometry.names(b) for b in blocks[:4]) + ("; ..." if len(blocks) > 4 else "")
+    words = geometry.words
     parts = []
     if stars:
-        parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
+        parts.append(f"{geometry.names(stars)} {words.are_stars(stars)}")
     if empties:
         parts.append(
             f"{geometry.names(empties)} {'touches' if empties.bit_count() == 1 else 'touch'} a whole block, so empty"
         )
-    return f"{what} must hold {need} stars and fits in {need} 2x2 blocks ({shown}), one star each: " + "; ".join(parts)
+    return (
+        f"{what} must hold {need} {words.stars} and fits in {need} 2x2 blocks ({shown}), one {words.star} each: "
+        + "; ".join(parts)
+    )
 
 
 def _join(words: list[str]) -> str:

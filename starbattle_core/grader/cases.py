@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import capacity, region_fits, state_ways, tight_marks
+from .room import capacity, region_fits, tight_marks
 from .step import Deduction
+from .ways import state_ways
 
 
 def _units_of_kind(geometry: Geometry, kind: str) -> tuple[Unit, ...]:
@@ -46,7 +47,8 @@ def _cases_sentence(
 ) -> str:
     verb = "need" if unit.kind in ("rows", "columns") else "needs"
     head = (
-        f"{unit.label} {verb} {need} more stars, and they fit {ways_counted(len(ways))} ({ways_shown(geometry, ways)})"
+        f"{unit.label} {verb} {need} more {geometry.words.stars}, and they fit {ways_counted(len(ways))} "
+        f"({ways_shown(geometry, ways)})"
     )
     return head + ": " + what_every_way_agrees(geometry, always, never, hit)
 
@@ -66,7 +68,7 @@ def what_every_way_agrees(geometry: Geometry, always: Cells, never: Cells, hit: 
     """What every way agrees on: the stars all of them place, the open cells none places, the cells all empty."""
     parts = []
     if always:
-        parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'} in every way")
+        parts.append(f"{geometry.names(always)} {geometry.words.are_stars(always)} in every way")
     if never:
         parts.append(f"{geometry.names(never)} {'is' if never.bit_count() == 1 else 'are'} in none, so empty")
     if hit:
@@ -88,18 +90,19 @@ def pressure(geometry: Geometry, state: State, *, kind: str, need: int) -> Deduc
     for unit in units:
         own = unit.mask & open_cells
         candidates = (geometry.touched(own) | own) & open_cells
-        key = ("pressure", unit.kind, unit.index, need, own, candidates, last_ones)
-        cell = geometry.recall.lasting.get(key)
+        key = (unit.kind, unit.index, need, own, candidates, last_ones)
+        cell = geometry.recall.squeezed.get(key)
         if cell is None:
-            cell = geometry.recall.lasting[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
+            cell = geometry.recall.squeezed[key] = _squeezed(geometry, unit, need, own, candidates, lack, open_cells)
         if cell >= 0:
             gone = _removed_by_star(geometry, lack, open_cells, cell)
             return Deduction(
                 0,
                 1 << cell,
                 (unit.label,),
-                f"a star at {geometry.cell_name(cell)} would take {geometry.names(gone & own)} from {unit.label}, "
-                f"leaving no room for its {need} stars, so {geometry.cell_name(cell)} is empty",
+                f"a {geometry.words.star} at {geometry.cell_name(cell)} would take {geometry.names(gone & own)} "
+                f"from {unit.label}, leaving no room for its {need} {geometry.words.stars}, so "
+                f"{geometry.cell_name(cell)} is empty",
             )
     return None
 
@@ -150,11 +153,12 @@ def tight_room(geometry: Geometry, state: State, *, kind: str) -> Deduction | No
             verb = "need" if unit.kind in ("rows", "columns") else "needs"
             parts = []
             if stars:
-                parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
+                parts.append(f"{geometry.names(stars)} {geometry.words.are_stars(stars)}")
             if empties:
                 parts.append(f"{geometry.names(empties)} {'is' if empties.bit_count() == 1 else 'are'} empty")
             sentence = (
-                f"{unit.label} {verb} {need} more stars and {'its' if verb == 'needs' else 'their'} open cells have "
+                f"{unit.label} {verb} {need} more {geometry.words.stars} and {'its' if verb == 'needs' else 'their'} "
+                "open cells have "
                 f"room for exactly {need} with no two touching, so every run of them is full: " + "; ".join(parts)
             )
             return Deduction(stars, empties, (unit.label,), sentence)

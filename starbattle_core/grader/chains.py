@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State
-from .propagation import capacity, region_fits
+from .room import capacity, region_fits
 from .step import Deduction, Link
 from .table import Technique
 
@@ -33,18 +33,19 @@ class _Ending:
 def broken_rule(geometry: Geometry, state: State) -> str | None:
     """Why the marks contradict the rules (touching stars, a unit over its quota or out of room, a cell both
     star and empty), or None."""
+    words = geometry.words
     if state.stars & state.empty:
-        return f"{geometry.names(state.stars & state.empty)} marked both star and empty"
+        return f"{geometry.names(state.stars & state.empty)} marked both {words.star} and empty"
     open_cells = geometry.open_cells(state)
     for unit in geometry.units:
         need = geometry.need(unit, state)
         if need < 0:
-            return f"{unit.label} has more than {unit.quota} stars"
+            return f"{unit.label} has more than {unit.quota} {words.stars}"
         if (unit.mask & open_cells).bit_count() < need:
-            return f"{unit.label} has no room left for its stars"
+            return f"{unit.label} has no room left for its {words.stars}"
     for cell in iter_cells(state.stars):
         if geometry.neighbours[cell] & state.stars:
-            return f"star {geometry.cell_name(cell)} touches another star"
+            return f"{words.star} {geometry.cell_name(cell)} touches another {words.star}"
     return None
 
 
@@ -61,7 +62,7 @@ def _no_room(geometry: Geometry, state: State) -> str | None:
             fits = capacity(geometry, unit, open_cells) >= need
         if not fits:
             verb = "have" if unit.kind in ("rows", "columns") else "has"
-            return f"{unit.label} {verb} no room for {need} more non-touching stars"
+            return f"{unit.label} {verb} no room for {need} more non-touching {geometry.words.stars}"
     return None
 
 
@@ -86,10 +87,11 @@ def build_chain(
     if not case and ending.problem is not None:
         stars, empty = deduction.trials[0]
         cell = geometry.names(stars | empty)
+        star = geometry.words.star
         sentence = (
-            f"if {cell} were a star, {ending.problem} (the chain below); so {cell} is empty"
+            f"if {cell} were a {star}, {ending.problem} (the chain below); so {cell} is empty"
             if stars
-            else f"if {cell} were empty, {ending.problem} (the chain below); so {cell} is a star"
+            else f"if {cell} were empty, {ending.problem} (the chain below); so {cell} is a {star}"
         )
     return tuple(links), sentence
 
@@ -111,14 +113,10 @@ def _reaches(table: list[Technique], cost: int) -> list[list[Technique]]:
 
 def _assume(geometry: Geometry, stars: Cells, empty: Cells, case: int) -> Link:
     if case:
-        return Link("CASE", stars, empty, f"case {case}: {geometry.names(stars)} {_are(stars, 'a star', 'stars')}")
+        return Link("CASE", stars, empty, f"case {case}: {geometry.names(stars)} {geometry.words.are_stars(stars)}")
     if stars:
-        return Link("ASSUME", stars, 0, f"suppose {geometry.names(stars)} is a star")
+        return Link("ASSUME", stars, 0, f"suppose {geometry.names(stars)} is a {geometry.words.star}")
     return Link("ASSUME", 0, empty, f"suppose {geometry.names(empty)} is empty")
-
-
-def _are(mask: Cells, one: str, many: str) -> str:
-    return f"is {one}" if mask.bit_count() == 1 else f"are {many}"
 
 
 def _follow(geometry: Geometry, state: State, table: list[Technique], proved: Cells, deduction: Deduction) -> _Ending:

@@ -14,21 +14,19 @@ from __future__ import annotations
 from ..puzzle import Cells
 from .cases import ways_counted, ways_shown, what_every_way_agrees
 from .geometry import Geometry, State, Unit
-from .propagation import Ways, state_ways, ways_on, ways_summary
 from .step import Deduction
+from .ways import Ways, state_ways, ways_on, ways_summary
 
 
 def _touching_pairs(geometry: Geometry) -> tuple[tuple[Unit, Unit], ...]:
     """Every pair of regions with touching cells (a star in one can empty cells of the other), in index order;
     remembered for the solve (it depends on the regions alone)."""
-    key = ("touching pairs",)
-    known: tuple[tuple[Unit, Unit], ...] | None = geometry.recall.lasting.get(key)
+    known = geometry.recall.touching_pairs
     if known is None:
         regions = geometry.regions
-        known = tuple(
+        known = geometry.recall.touching_pairs = tuple(
             (a, b) for i, a in enumerate(regions) for b in regions[i + 1 :] if geometry.touched(a.mask) & b.mask
         )
-        geometry.recall.lasting[key] = known
     return known
 
 
@@ -51,7 +49,8 @@ def pair_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction | N
         agreed = _shared_by_every_way(found, area, open_cells)
         if agreed is not None:
             head = (
-                f"{a.label} and {b.label} touch and need {need_a} and {need_b} more stars; together they fit "
+                f"{a.label} and {b.label} touch and need {need_a} and {need_b} more {geometry.words.stars}; together "
+                "they fit "
                 f"{ways_counted(len(found.ways))} ({ways_shown(geometry, found.ways)})"
             )
             return _deduction(geometry, agreed, (a.label, b.label), head)
@@ -98,7 +97,7 @@ def crossing_cases(geometry: Geometry, state: State, *, limit: int) -> Deduction
             agreed = _shared_by_every_way(found, area, open_cells)
             if agreed is not None:
                 head = (
-                    f"{line.label} needs {need_line} more stars and {region.label}, which crosses it, "
+                    f"{line.label} needs {need_line} more {geometry.words.stars} and {region.label}, which crosses it, "
                     f"{need_region}; together they fit {ways_counted(len(found.ways))} "
                     f"({ways_shown(geometry, found.ways)})"
                 )
@@ -113,11 +112,11 @@ def _crossing_ways(geometry: Geometry, state: State, line: Unit, region: Unit, l
     stars each unit lacks and the limit."""
     free = (line.mask | region.mask) & geometry.open_cells(state) & ~geometry.touched(state.stars)
     lack = geometry.lacks(state)
-    key = ("crossing", line.kind, line.index, region.index, free, lack, limit)
-    if key not in geometry.recall.lasting:
-        geometry.recall.lasting[key] = _joint(geometry, state, line, region, free, lack, limit)
-    found: Ways | None = geometry.recall.lasting[key]
-    return found
+    key = (line.kind, line.index, region.index, free, lack, limit)
+    crossings = geometry.recall.crossings
+    if key not in crossings:  # None (no joint way, or too many) is an answer too
+        crossings[key] = _joint(geometry, state, line, region, free, lack, limit)
+    return crossings[key]
 
 
 def _joint(
@@ -138,8 +137,8 @@ def _joint(
         else:
             # The rest of the line's stars: off the region's cells, touching none of its stars, and each unit
             # lacking what it lacks less what this way of the region gives it.
-            taken = tuple(
-                missing - (way & mask).bit_count() for mask, missing in zip(geometry.unit_masks, lack, strict=True)
+            taken = tuple(  # a list first: faster than a generator here, a hot loop
+                [missing - (way & mask).bit_count() for mask, missing in zip(geometry.unit_masks, lack, strict=True)]
             )
             rest = ways_on(geometry, outside & ~geometry.touched(way), left, limit - len(joint), taken)
             if rest is None:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from ..puzzle import Cells, iter_cells
 from .geometry import Geometry, State, Unit
-from .propagation import state_ways
 from .step import Deduction
+from .ways import state_ways
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ def confinements(
     (memoised on the geometry: two families read them)."""
     if tight:
         return _confinements(geometry, state, inner, size, True)
-    key = ("confinements", state.stars, state.empty, inner, size)
-    found = geometry.recall.memo.get(key)
+    key = (state.stars, state.empty, inner, size)
+    found = geometry.recall.confinements.get(key)
     if found is None:
-        found = geometry.recall.memo[key] = list(_confinements(geometry, state, inner, size, False))
+        found = geometry.recall.confinements[key] = list(_confinements(geometry, state, inner, size, False))
     return iter(found)
 
 
@@ -52,7 +52,7 @@ def _confinements(geometry: Geometry, state: State, inner: str, size: int, tight
 
 
 @dataclass(frozen=True)
-class _Side:
+class Side:
     """One pairing of inner and outer units (regions in rows, regions in columns, rows in regions, columns in
     regions) read off a state: the inner units with open cells, their open cells, needs and spans (bits =
     positions of the outer units their open cells reach), and the outer units' open cells and needs."""
@@ -67,10 +67,10 @@ class _Side:
     outer_need: tuple[int, ...]
 
 
-def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
+def _sides(geometry: Geometry, state: State, inner: str) -> list[Side]:
     """The two pairings for `inner`, read once per state (every union size uses them)."""
-    key = ("sides", state.stars, state.empty, inner)
-    found: list[_Side] | None = geometry.recall.memo.get(key)
+    key = (state.stars, state.empty, inner)
+    found = geometry.recall.sides.get(key)
     if found is not None:
         return found
     open_cells = geometry.open_cells(state)
@@ -91,10 +91,10 @@ def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
         active = tuple(u for u in inner_units if u.mask & open_cells)
         opens = tuple(u.mask & open_cells for u in active)
         # A span depends on the open cells alone: remembered for the solve, per kind of outer unit.
-        known = geometry.recall.lasting.setdefault(("spans", outer_units[0].kind), {})
+        known = geometry.recall.spans.setdefault(outer_units[0].kind, {})
         spans = tuple(_span(known, own, outer_of) for own in opens)
         found.append(
-            _Side(
+            Side(
                 inner_units,
                 outer_units,
                 active,
@@ -105,7 +105,7 @@ def _sides(geometry: Geometry, state: State, inner: str) -> list[_Side]:
                 tuple(geometry.need(u, state) for u in outer_units),
             )
         )
-    geometry.recall.memo[key] = found
+    geometry.recall.sides[key] = found
     return found
 
 
@@ -116,20 +116,19 @@ def _span(known: dict[Cells, int], own: Cells, outer_of: Callable[[int], int]) -
     return span
 
 
-def _search(geometry: Geometry, side: _Side, size: int, tight: bool) -> Iterator[Confinement]:
+def _search(geometry: Geometry, side: Side, size: int, tight: bool) -> Iterator[Confinement]:
     # Which inner units fit in which outer ones depends on the spans alone, and spans change far less often than
     # the marks: the search is kept across steps, keyed by them (the needs and cells are read afresh below).
     key = (
-        "unions",
         side.inner_units[0].kind,
         side.outer_units[0].kind,
         size,
         tuple(u.index for u in side.active),
         side.spans,
     )
-    combos = geometry.recall.lasting.get(key)
+    combos = geometry.recall.unions.get(key)
     if combos is None:
-        combos = geometry.recall.lasting[key] = _unions(side.spans, size)
+        combos = geometry.recall.unions[key] = _unions(side.spans, size)
     opens, needs, outer_open, outer_need = side.opens, side.needs, side.outer_open, side.outer_need
     for chosen, outer in combos:
         inside = 0
@@ -179,7 +178,8 @@ def union_confinement(geometry: Geometry, state: State, *, inner: str, size: int
             outer_text = _join([u.label for u in found.outer])
             verb, need = ("lies", "needs") if len(found.inner) == 1 else ("lie", "need")
             sentence = (
-                f"{_join([u.label for u in found.inner])} {verb} inside {outer_text} and {need} as many stars, "
+                f"{_join([u.label for u in found.inner])} {verb} inside {outer_text} and {need} as many "
+                f"{geometry.words.stars}, "
                 f"so the other cells of {outer_text} are empty: {geometry.names(found.rest)}"
             )
             return Deduction(0, found.rest, _labels(found), sentence)
@@ -204,14 +204,15 @@ def union_remainder(geometry: Geometry, state: State, *, inner: str, size: int, 
             continue
         parts = []
         if always:
-            parts.append(f"{geometry.names(always)} {'is a star' if always.bit_count() == 1 else 'are stars'}")
+            parts.append(f"{geometry.names(always)} {geometry.words.are_stars(always)}")
         if never | hit:
             parts.append(f"{geometry.names(never | hit)} {'is' if (never | hit).bit_count() == 1 else 'are'} empty")
         outer_text = _join([u.label for u in found.outer])
         verb = "lies" if len(found.inner) == 1 else "lie"
         sentence = (
             f"{_join([u.label for u in found.inner])} {verb} inside {outer_text}, so the rest of {outer_text} holds "
-            f"exactly {found.extra} star{'s' if found.extra > 1 else ''}, which fit{'s' if len(ways) == 1 else ''} "
+            f"exactly {found.extra} {geometry.words.stars if found.extra > 1 else geometry.words.star}, which "
+            f"fit{'s' if len(ways) == 1 else ''} "
             f"{'one way' if len(ways) == 1 else f'{len(ways)} ways'}: " + "; ".join(parts)
         )
         return Deduction(always, never | hit, _labels(found), sentence)

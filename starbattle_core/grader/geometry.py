@@ -2,18 +2,19 @@
 
 A `Geometry` is the board's one geometry (`board_tables.BoardGeometry`, the masks the counter searches with, the
 same object) with what a grader adds: its units (rows, columns, regions, bands of two neighbouring rows or columns)
-as `Unit`s with the names a player uses. A `State` is the player's pencil marks: the cells known to be stars and the
+as `Unit`s with the names a player uses, and the words its sentences use for what goes on the board (`Words`: a
+star, or a queen on a Queens board). A `State` is the player's pencil marks: the cells known to be stars and the
 cells known to be empty; every other cell is open.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..board_tables import BoardGeometry, touching_all, touching_any
 from ..puzzle import Cells, Puzzle, iter_cells
 from .canonical import View
+from .recall import Recall
 
 
 @dataclass(frozen=True)
@@ -29,41 +30,28 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Words:
+    """What the sentences call the thing a player places: where a Star Battle sentence says "a star" and "its
+    stars", a Queens sentence says "a queen" and "its queens"."""
+
+    star: str
+    stars: str
+
+    def are_stars(self, cells: Cells) -> str:
+        """'is a star' for one cell, 'are stars' for more."""
+        return f"is a {self.star}" if cells.bit_count() == 1 else f"are {self.stars}"
+
+
+STAR_WORDS = Words("star", "stars")
+QUEEN_WORDS = Words("queen", "queens")
+
+
+@dataclass(frozen=True)
 class State:
     """Pencil marks: cells known to be stars, cells known to be empty."""
 
     stars: Cells = 0
     empty: Cells = 0
-
-
-class Recall:
-    """Work remembered during one solve, kept apart from the geometry (which never changes): the techniques read
-    and fill it, every entry a pure function of its key, so what is remembered changes no answer, only its speed."""
-
-    def __init__(self) -> None:
-        # Work already done for a state (hypothetical outcomes, confinements, ...), keyed by the state's marks; the
-        # solver clears it as the state moves on, so it holds one state's work at a time.
-        self.memo: dict[tuple[Any, ...], Any] = {}
-        # Work that depends on a key other than the whole state (stated in the key), kept for the whole solve.
-        self.lasting: dict[tuple[Any, ...], Any] = {}
-        # Facts about a set of cells alone, kept for the whole solve (hypotheticals ask the same ones thousands
-        # of times): the most non-touching stars a row, column or band's open cells hold; the cells touching all
-        # cells of a mask; whether `need` stars fit in a mask (key mask * 64 + need).
-        self.rooms: dict[Cells, int] = {}
-        self.common: dict[Cells, Cells] = {}
-        self.near: dict[Cells, Cells] = {}  # the cells touching some cell of a mask
-        self.fitting: dict[int, bool] = {}
-        # The lines holding all the open cells of a region, and the region holding all those of a line, by those
-        # open cells (one-unit confinement).
-        self.region_holders: dict[Cells, tuple[Cells, ...]] = {}
-        self.line_holders: dict[Cells, tuple[Cells, ...]] = {}
-        # One solution of the board (its stars), found the first time a dear hypothetical asks (hypothetical.py);
-        # None when the board has none, unset before.
-        self.witness: Cells | None = None
-        self.witness_known = False
-        # The stars each unit lacks, for the last stars asked about.
-        self.lacks: tuple[int, ...] = ()
-        self.lacks_for: Cells | None = None
 
 
 class Geometry:
@@ -79,6 +67,7 @@ class Geometry:
         self.puzzle = puzzle
         self.board = board
         self.view = view
+        self.words = QUEEN_WORDS if puzzle.game == "queens" else STAR_WORDS
         self.size = n
         self.stars = puzzle.stars
         self.all_cells = board.all_cells

@@ -41,9 +41,12 @@ def hint(puzzle: Puzzle, stars: Cells = 0, empties: Cells = 0) -> Hint:
     """The next step for `puzzle` with the player's `stars` and `empties` (the puzzle's givens count as marks)."""
     n = puzzle.size
     geometry = Geometry(puzzle)
+    words = geometry.words
     both = stars & empties
     if both:
-        return Hint("wrong", f"{geometry.names(both)} marked both star and dot", wrong_stars=both, wrong_empties=both)
+        return Hint(
+            "wrong", f"{geometry.names(both)} marked both {words.star} and dot", wrong_stars=both, wrong_empties=both
+        )
     found = count_solutions(puzzle, 2)
     if found.count == 0:
         return Hint("no_solution", "the board has no solution, so no step can be deduced")
@@ -55,22 +58,21 @@ def hint(puzzle: Puzzle, stars: Cells = 0, empties: Cells = 0) -> Hint:
     if wrong_stars or wrong_empties:
         parts = []
         if wrong_stars:
-            parts.append(f"no star belongs on {geometry.names(wrong_stars)}")
+            parts.append(f"no {words.star} belongs on {geometry.names(wrong_stars)}")
         if wrong_empties:
-            parts.append(f"{geometry.names(wrong_empties)} holds a star, not a dot")
+            parts.append(f"{geometry.names(wrong_empties)} holds a {words.star}, not a dot")
         return Hint(
             "wrong", "a mark is wrong: " + "; ".join(parts), wrong_stars=wrong_stars, wrong_empties=wrong_empties
         )
     if (puzzle.given_stars | stars) & solution == solution:
-        return Hint("solved", f"solved: all {puzzle.stars * n} stars are placed")
+        return Hint("solved", f"solved: all {puzzle.stars * n} {words.stars} are placed")
     canonical, view = canonical_form(puzzle)
     board = Geometry(canonical, view)
     state = State(view.to_canonical(puzzle.given_stars | stars), view.to_canonical(puzzle.given_empty | empties))
     problem = broken_rule(board, state)
     if problem is not None:  # right marks cannot break a rule; kept as a guard against a counter/grader mismatch
         raise RuntimeError(f"marks agreeing with the solution break a rule: {problem}")
-    table = [technique for technique in techniques_for(puzzle.game) if technique.enabled]
-    step = next_step(board, state, table, chains=True)
+    step = next_step(board, state, list(techniques_for(puzzle.game)), chains=True)
     if step is None:
         open_cells = board.open_cells(state).bit_count()
         return Hint("stuck", f"no technique applies from these marks ({open_cells} cells open)")

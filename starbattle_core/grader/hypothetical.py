@@ -16,8 +16,9 @@ from __future__ import annotations
 from ..puzzle import Cells, is_solution, iter_cells
 from ..sat_counter import sat_solutions
 from .geometry import Geometry, State
-from .propagation import CASES, Outcome, propagate, state_placements
+from .propagation import CASES, Outcome, propagate
 from .step import Deduction
+from .ways import state_placements
 
 _INNER_PASSES = 2  # how many sweeps of nested refutations a depth-2 chain may make before it gives up
 _DEEP_CANDIDATES = 24  # a depth-2 chain of chains starts only from this many of the tightest cells
@@ -42,10 +43,11 @@ def assumption(
         if outcome.contradiction and (not budget or outcome.rounds <= budget):
             name = geometry.cell_name(cell)
             bit = 1 << cell
+            star = geometry.words.star
             if assume == "star":
-                sentence = f"if {name} were a star, {outcome.contradiction}; so {name} is empty"
+                sentence = f"if {name} were a {star}, {outcome.contradiction}; so {name} is empty"
                 return Deduction(0, bit, (), sentence, ((bit, 0),))
-            sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a star"
+            sentence = f"if {name} were empty, {outcome.contradiction}; so {name} is a {star}"
             return Deduction(bit, 0, (), sentence, ((0, bit),))
     return None
 
@@ -74,10 +76,10 @@ def _refutable(geometry: Geometry, state: State, candidates: list[int], assume: 
 def _candidates(geometry: Geometry, state: State) -> list[int]:
     """Open cells, those in the units with the fewest open cells first (where a person would try first);
     memoised for the state (every hypothetical variant scans them)."""
-    key = ("candidates", state.stars, state.empty)
-    found = geometry.recall.memo.get(key)
+    key = (state.stars, state.empty)
+    found = geometry.recall.candidates.get(key)
     if found is None:
-        found = geometry.recall.memo[key] = _tightest_first(geometry, state)
+        found = geometry.recall.candidates[key] = _tightest_first(geometry, state)
     return found
 
 
@@ -110,8 +112,8 @@ def _tightest_first(geometry: Geometry, state: State) -> list[int]:
 def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int, depth: int) -> Outcome:
     """The outcome of assuming `assume` at `cell`, memoised on the geometry (same state, same answer)."""
     key = (state.stars, state.empty, cell, assume, level, depth)
-    memo = geometry.recall.memo
-    outcome = memo.get(key)
+    refutations = geometry.recall.refutations
+    outcome = refutations.get(key)
     if outcome is None:
         if depth > 1:
             # A chain of chains starts with the shallower chain (usually known from a cheaper variant of this state).
@@ -123,7 +125,7 @@ def _refute(geometry: Geometry, state: State, cell: int, assume: str, level: int
             bit = 1 << cell
             stars, empty = (state.stars | bit, state.empty) if assume == "star" else (state.stars, state.empty | bit)
             outcome = propagate(geometry, stars, empty, level, changed=bit)
-        memo[key] = outcome
+        refutations[key] = outcome
     return outcome
 
 
@@ -194,12 +196,13 @@ def unit_chains(
         if stars | empty:
             parts = []
             if stars:
-                parts.append(f"{geometry.names(stars)} {'is a star' if stars.bit_count() == 1 else 'are stars'}")
+                parts.append(f"{geometry.names(stars)} {geometry.words.are_stars(stars)}")
             if empty:
                 parts.append(f"{geometry.names(empty)} {'is' if empty.bit_count() == 1 else 'are'} empty")
             dropped = len(ways) - alive
             sentence = (
-                f"{unit.label} can take its {need} star{'s' if need > 1 else ''} {len(ways)} ways"
+                f"{unit.label} can take its {need} {geometry.words.stars if need > 1 else geometry.words.star} "
+                f"{len(ways)} ways"
                 + (f" ({dropped} of them collapse)" if dropped else "")
                 + "; following each one to its end, they all agree: "
                 + "; ".join(parts)

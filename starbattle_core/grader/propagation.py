@@ -1,194 +1,33 @@
-"""Fast reasoning on bit masks, shared by the techniques: how many stars fit in a set of cells, every way to put
-a unit's stars, and propagation of the cheap rules to a fixed point (what a hypothetical watches collapse). The
-room on a path and the enumeration of ways are the board geometry's (`board_tables`), the counter's too; what is
-here is the grader's policy around them: what it remembers for a solve, its limits, what it folds the ways into.
+"""Propagation: the cheap rules applied until nothing changes, a contradiction appears or a budget of rounds runs
+out; what a hypothetical watches collapse.
 
-Propagation is written for speed rather than narration: it works on plain ints, builds no steps, and builds a
-sentence only when it meets a contradiction.
+Written for speed rather than narration: it works on plain ints, builds no steps, and builds a sentence only when
+it meets a contradiction (the chain a player reads is told again with the techniques themselves, chains.py).
+
+A round applies the rules of its level in this order, each to the units the last round changed; every rule is a
+function that marks what it decides in the round's `_Marks` (Norvig's primitives: mark, and report a broken rule)
+and returns the rule the marks break, a sentence fragment such as "region C would have no room for its stars", or
+None. Every rule reads the open cells as the round began (the cases also honour the cells the rules before them
+emptied); the stars it proves are placed when the round ends, and no cell may be proved both a star and empty.
+
+    level     rules
+    TRIVIAL   the stars' neighbours (`_star_neighbours`); per row, column and region (`_unit_rules`): a full unit
+              (`_full_unit`), a unit with no more open cells than its need (`_last_cells`)
+    ATTACK    + per unit: one star among its open cells (`_one_star_attack`), a row or column's room
+              (`_line_room`); a band's room (`_band_room`)
+    CONFINE   + per unit: a region's room (`_region_room`); one-unit confinement (`_confined`)
+    CASES     + every way to place a unit's stars (`_unit_ways`)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..board_tables import UnitLimits, path_room, touching_all, way_families
-from ..puzzle import Cells, iter_cells
-from .geometry import Geometry, State, Unit
-
-
-def fits(neighbours: tuple[Cells, ...], mask: Cells, need: int) -> bool:
-    """Whether `need` stars fit in `mask` with no two touching (exact: the first way `way_families` finds)."""
-    return need <= 0 or next(way_families(mask, need, neighbours), None) is not None
-
-
-def capacity(geometry: Geometry, unit: Unit, open_cells: Cells) -> int:
-    """Most non-touching stars in the unit's open cells, for the unit kinds where a path bound is exact (rows,
-    columns, bands of two rows or columns); a region's room is an exact search (`fits`)."""
-    if unit.kind == "region":
-        raise ValueError("capacity is read off a path: ask `fits` about a region")
-    bits = unit.mask & open_cells
-    # The room is a fact about the cells alone (the most non-touching stars they hold), so one table serves
-    # every row, column and band.
-    room = geometry.recall.rooms.get(bits)
-    if room is None:
-        path = _folded(geometry, unit, bits)
-        room = geometry.recall.rooms[bits] = path_room(path.cells, path.step).capacity
-    return room
-
-
-class _Path(NamedTuple):
-    """A row, column or band's cells read as a path (`path_room`), shifted to start at bit 0."""
-
-    cells: Cells  # the path: a band's two lines folded onto one
-    step: int  # bits between neighbouring cells along it
-    first: Cells  # the path's cells open in the unit's (first) line
-    second: Cells  # ... and in a band's second line (none for a line)
-    shift: int  # where the unit's first line starts
-    offset: int  # from a band's first line to its second
-
-
-def _folded(geometry: Geometry, unit: Unit, bits: Cells) -> _Path:
-    """The cells `bits` of a row, column or band as a path. Two stars in two neighbouring lines touch unless they
-    are two apart along them, so a band is its two lines folded onto one."""
-    n = geometry.size
-    if unit.kind in ("row", "rows"):
-        shift, step, offset, line = unit.index * n, 1, n, geometry.row_masks[0]
-    else:
-        shift, step, offset, line = unit.index, n, 1, geometry.column_masks[0]
-    first = (bits >> shift) & line
-    second = (bits >> (shift + offset)) & line if unit.kind in ("rows", "columns") else 0
-    return _Path(first | second, step, first, second, shift, offset)
-
-
-def tight_marks(geometry: Geometry, unit: Unit, open_cells: Cells) -> tuple[Cells, Cells]:
-    """For a row, column or band whose open cells have room for exactly the stars it needs (the caller checks): the
-    cells that must be stars and the cells that must be empty. Read along the path (a band folded onto one line), a
-    run of odd length holds a star on every other position starting at its ends; a run of two holds one star, so
-    cells touching both of its cells are empty."""
-    bits = unit.mask & open_cells
-    key = ("tight", unit.kind, unit.index, bits)
-    known = geometry.recall.lasting.get(key)
-    if known is None:
-        known = geometry.recall.lasting[key] = _tight_marks(geometry, unit, bits)
-    stars, empties = known
-    return stars, empties & open_cells
-
-
-def _tight_marks(geometry: Geometry, unit: Unit, bits: Cells) -> tuple[Cells, Cells]:
-    path = _folded(geometry, unit, bits)
-
-    def cells_at(positions: Cells) -> Cells:
-        """The unit's open cells at these positions of the path."""
-        return ((positions & path.first) << path.shift) | ((positions & path.second) << (path.shift + path.offset))
-
-    room = path_room(path.cells, path.step)
-    # A position of a band open in both lines holds its star in either: only a lone open cell is a star.
-    stars = cells_at(room.stars & ~(path.first & path.second))
-    empties = cells_at(room.empties)
-    pairs = room.pairs
-    while pairs:
-        run = (pairs & -pairs) * (1 | 1 << path.step)
-        pair = cells_at(run)
-        empties |= touching_all(pair, geometry.all_cells & ~pair, geometry.board.closes)
-        pairs ^= run
-    return stars, empties
-
-
-def region_fits(geometry: Geometry, mask: Cells, need: int) -> bool:
-    """`fits`, remembered for the solve (the answer depends on the cells and the need alone)."""
-    key = (mask << 6) | need
-    known = geometry.recall.fitting.get(key)
-    if known is None:
-        known = geometry.recall.fitting[key] = fits(geometry.neighbours, mask, need)
-    return known
-
-
-def placements(geometry: Geometry, state: State, unit: Unit, limit: int) -> list[Cells] | None:
-    """Every way to give the unit the stars it lacks among its open cells (see `state_ways`)."""
-    return state_placements(geometry, state, unit.mask, geometry.need(unit, state), limit)
-
-
-@dataclass(frozen=True)
-class Ways:
-    """Every way to place some stars (see `state_ways`), with what they share: the cells starred in all of
-    them, the cells starred in any, and the cells every way would empty (whatever their state now)."""
-
-    ways: list[Cells]
-    always: Cells
-    anywhere: Cells
-    emptied: Cells
-
-
-def state_placements(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> list[Cells] | None:
-    """The ways alone (see `state_ways`)."""
-    found = state_ways(geometry, state, area, need, limit)
-    return None if found is None else found.ways
-
-
-def state_ways(geometry: Geometry, state: State, area: Cells, need: int, limit: int) -> Ways | None:
-    """The ways to put `need` stars on the open cells of `area` in the solver's state, no two touching, none
-    touching a star, and no row, column or region over its quota; None past `limit` ways (too many for a person
-    to weigh).
-
-    Remembered for the whole solve: the ways depend only on the cells a star may take (open, in the area,
-    touching no star), the need and the stars each unit lacks, so the same question comes back step after step.
-    A list found under one limit answers every limit it fits in; a search cut off at one limit answers every
-    smaller limit."""
-    if need <= 0:
-        return Ways([0], 0, 0, 0)  # one way: place nothing
-    free = area & geometry.open_cells(state) & ~geometry.touched(state.stars)
-    lack = geometry.lacks(state)
-    key = ("ways", free, need, lack)
-    known = geometry.recall.lasting.get(key)
-    if known is not None:
-        searched, found = known
-        if found is not None:
-            return found if len(found.ways) <= limit else None
-        if limit <= searched:
-            return None
-    ways = ways_on(geometry, free, need, limit, lack)
-    found = None if ways is None else ways_summary(geometry, ways, lack)
-    geometry.recall.lasting[key] = (limit, found)
-    return found
-
-
-def ways_summary(geometry: Geometry, ways: list[Cells], lack: tuple[int, ...]) -> Ways:
-    """What a list of ways shares (see `Ways`), `lack` the stars each unit lacks."""
-    masks = geometry.unit_masks
-    neighbours = geometry.neighbours
-    units_of_cell = geometry.units_of_cell
-    always, anywhere, emptied = geometry.all_cells, 0, geometry.all_cells
-    for way in ways:
-        always &= way
-        anywhere |= way
-        # What this way empties: its stars' neighbours, and the rest of every unit it completes.
-        gone = 0
-        for cell in iter_cells(way):
-            gone |= neighbours[cell]
-            for j in units_of_cell[cell]:
-                if (masks[j] & way).bit_count() == lack[j]:
-                    gone |= masks[j]
-        emptied &= gone
-    return Ways(ways, always, anywhere, emptied)
-
-
-def ways_on(geometry: Geometry, free: Cells, need: int, limit: int, lack: tuple[int, ...]) -> list[Cells] | None:
-    """Every way to put `need` (one or more) non-touching stars on the cells `free`, no unit of `units` getting
-    more than `lack` of them, in lexicographic order of cells (`way_families`, the counter's enumeration too); None
-    past `limit` ways."""
-    found: list[Cells] = []
-    for stem, lasts in way_families(
-        free, need, geometry.neighbours, UnitLimits(geometry.unit_masks, geometry.units_of_cell, lack)
-    ):
-        rest = lasts
-        while rest:
-            low = rest & -rest
-            found.append(stem | low)
-            rest ^= low
-        if len(found) > limit:
-            return None
-    return found
+from ..board_tables import path_room
+from ..puzzle import Cells
+from .geometry import Geometry, State
+from .room import capacity, region_fits, tight_marks
+from .ways import ways_on
 
 
 class Outcome(NamedTuple):
@@ -212,6 +51,21 @@ _CASES_LIMIT = 16  # ways per unit the CASES level weighs before it leaves the u
 _CASES_SPREAD = 4  # ... and it only weighs units with at most this many open cells per star needed (plus two)
 
 
+class _Marks:
+    """The marks one propagation works on, changed in place by its rules: the stars and the empty cells so far, the
+    stars proved this round (placed when it ends), the open cells as the round began, and the cells changed since
+    the round before (only the units they touch are looked at)."""
+
+    __slots__ = ("add", "dirty", "empty", "open", "stars")
+
+    def __init__(self, stars: Cells, empty: Cells, dirty: Cells) -> None:
+        self.stars = stars
+        self.empty = empty
+        self.add: Cells = 0
+        self.open: Cells = 0
+        self.dirty = dirty
+
+
 def propagate(
     geometry: Geometry, stars: Cells, empty: Cells, level: int, budget: int = 0, changed: Cells | None = None
 ) -> Outcome:
@@ -221,149 +75,175 @@ def propagate(
     `changed`: when the marks were a fixed point of these rules except for these cells (a hypothetical adds one
     cell to a settled board), only the units those cells touch are looked at first; None looks at everything.
     """
-    k = geometry.stars
-    units = geometry.units
-    masks = geometry.unit_masks
-    paths = geometry.line_paths
-    lines = len(paths)
-    neighbours = geometry.neighbours
-    all_cells = geometry.all_cells
-    rooms, commons, seen_by_all, fitting = (
-        geometry.recall.rooms,
-        geometry.recall.common,
-        geometry.seen_by_all,
-        geometry.recall.fitting,
-    )
-    band_quota = 2 * k
-    zones = geometry.zones
-    known_cases = geometry.recall.lasting
-    dirty = all_cells if changed is None else changed
-    fresh = stars & dirty
+    marks = _Marks(stars, empty, geometry.all_cells if changed is None else changed)
+    fresh = stars & marks.dirty  # the stars whose neighbours may still be open
     rounds = 0
     while True:
         rounds += 1
-        start_empty = empty
-        while fresh:
-            low = fresh & -fresh
-            empty |= neighbours[low.bit_length() - 1]
-            fresh ^= low
-        if empty & stars:
-            return Outcome(stars, empty, rounds, "two stars would touch")
-        dirty |= empty & ~start_empty
-        open_cells = all_cells & ~stars & ~empty
-        add = 0
-        for i, mask in enumerate(masks):
-            if not mask & dirty:
-                continue
-            need = k - (mask & stars).bit_count()
-            own = mask & open_cells
-            if need <= 0:
-                if need < 0:
-                    return Outcome(stars, empty, rounds, f"{units[i].label} would hold too many stars")
-                empty |= own
-                continue
-            count = own.bit_count()
-            if count < need:
-                return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
-            if count == need:
-                add |= own
-                continue
-            if level < ATTACK:
-                continue
-            if need == 1:
-                common = commons.get(own)
-                empty |= seen_by_all(own) if common is None else common
-            elif i < lines:
-                room = rooms.get(own)
-                if room is None:
-                    shift, step = paths[i]
-                    room = rooms[own] = path_room(own >> shift, step).capacity
-                if room < need:
-                    return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
-                if room == need:
-                    forced, gone = tight_marks(geometry, units[i], open_cells)
-                    add |= forced
-                    empty |= gone
-            elif level >= CONFINE:
-                room_enough = fitting.get((own << 6) | need)
-                if room_enough is None:
-                    room_enough = region_fits(geometry, own, need)
-                if not room_enough:
-                    return Outcome(stars, empty, rounds, f"{units[i].label} would have no room for its stars")
-        if level >= ATTACK:
-            for band in geometry.bands:
-                band_mask = band.mask
-                if band_mask & dirty:
-                    need = band_quota - (band_mask & stars).bit_count()
-                    if need <= 0:
-                        continue
-                    own = band_mask & open_cells
-                    room = rooms.get(own)
-                    if room is None:
-                        room = capacity(geometry, band, open_cells)
-                    if room < need:
-                        return Outcome(stars, empty, rounds, f"{band.label} would have no room for their stars")
-                    if room == need:
-                        forced, gone = tight_marks(geometry, band, open_cells)
-                        add |= forced
-                        empty |= gone
-        if level >= CONFINE:
-            empty |= _confined(geometry, stars, open_cells, dirty)
-        if level >= CASES:
-            lack = None
-            for i, mask in enumerate(masks):
-                if not mask & dirty:
-                    continue
-                need = k - (mask & stars).bit_count()
-                if need <= 0:
-                    continue
-                count = (mask & open_cells).bit_count()
-                if count <= need or count > _CASES_SPREAD * need + 2:
-                    continue
-                # The stars' neighbours are already empty here, so the open cells are where a star may go. The
-                # ways depend on those cells and on the stars of the units crossing this one (their lacks).
-                free = mask & ~stars & ~empty
-                key = ("cases", free, need, stars & zones[i])
-                shared = known_cases.get(key, False)
-                if shared is False:
-                    if lack is None:
-                        lack = geometry.lacks(State(stars, empty))
-                    shared = known_cases[key] = _shared(ways_on(geometry, free, need, _CASES_LIMIT, lack), all_cells)
-                if shared is None:
-                    continue
-                if not shared:
-                    return Outcome(stars, empty, rounds, f"{units[i].label} would have no way to place its stars")
-                always, anywhere = shared
-                add |= always
-                empty |= mask & open_cells & ~anywhere
-        if add & empty:
-            return Outcome(stars, empty, rounds, "a cell would have to be both a star and empty")
-        dirty = (empty & ~start_empty) | add
-        if not dirty:
-            return Outcome(stars, empty, rounds, None)
-        fresh = add
-        stars |= add
+        before = marks.empty
+        problem = _star_neighbours(geometry, marks, fresh)
+        if problem is None:
+            marks.dirty |= marks.empty & ~before
+            marks.open = geometry.all_cells & ~marks.stars & ~marks.empty
+            # The rules of the level, in the order of the module docstring.
+            problem = _unit_rules(geometry, marks, level)
+            if problem is None and level >= ATTACK:
+                problem = _band_room(geometry, marks)
+            if problem is None and level >= CONFINE:
+                marks.empty |= _confined(geometry, marks.stars, marks.open, marks.dirty)
+            if problem is None and level >= CASES:
+                problem = _unit_ways(geometry, marks)
+            if problem is None and marks.add & marks.empty:
+                problem = f"a cell would have to be both a {geometry.words.star} and empty"
+        if problem is not None:
+            return Outcome(marks.stars, marks.empty, rounds, problem)
+        fresh = marks.add
+        marks.dirty = (marks.empty & ~before) | fresh
+        if not marks.dirty:
+            return Outcome(marks.stars, marks.empty, rounds, None)
+        marks.stars |= fresh
+        marks.add = 0
         if budget and rounds >= budget:
-            return Outcome(stars, empty, rounds, None)
+            return Outcome(marks.stars, marks.empty, rounds, None)
 
 
-def _shared(ways: list[Cells] | None, all_cells: Cells) -> tuple[Cells, Cells] | tuple[()] | None:
-    """The cells starred in every way and in some way; () when there is no way, None when there are too many."""
-    if ways is None:
-        return None
-    if not ways:
-        return ()
-    always, anywhere = all_cells, 0
-    for way in ways:
-        always &= way
-        anywhere |= way
-    return always, anywhere
+def _star_neighbours(geometry: Geometry, marks: _Marks, fresh: Cells) -> str | None:
+    """Decides: the neighbours of the stars placed since the last round (`fresh`; the others' already are) are
+    empty. Broken when that empties a star: two stars would touch."""
+    neighbours = geometry.neighbours
+    empty = marks.empty
+    while fresh:
+        low = fresh & -fresh
+        empty |= neighbours[low.bit_length() - 1]
+        fresh ^= low
+    marks.empty = empty
+    return f"two {geometry.words.stars} would touch" if empty & marks.stars else None
+
+
+def _unit_rules(geometry: Geometry, marks: _Marks, level: int) -> str | None:
+    """The rules of one row, column or region, for every one the last round changed, in the order of
+    `geometry.units` (the first broken rule is the one reported). One rule speaks for each unit, chosen by its need
+    and its open cells: it has its stars, or it has no more open cells than it needs; from ATTACK on, it needs one
+    star, or it is a row or column; from CONFINE on, a region. A rule is called only when it may decide something:
+    a full unit already emptied, a one-star unit whose open cells are known to have no common neighbour, a row or
+    column known to have room to spare and a region known to have room enough are passed over (the common cases)."""
+    k = geometry.stars
+    stars, open_cells, dirty = marks.stars, marks.open, marks.dirty
+    lines = 2 * geometry.size
+    recall = geometry.recall
+    commons, rooms, fitting = recall.common, recall.rooms, recall.fitting
+    for i, mask in enumerate(geometry.unit_masks):
+        if not mask & dirty:
+            continue
+        need = k - (mask & stars).bit_count()
+        own = mask & open_cells
+        if need <= 0:
+            if not need and not own:
+                continue
+            problem = _full_unit(geometry, marks, i, need, own)
+        elif own.bit_count() <= need:
+            problem = _last_cells(geometry, marks, i, need, own)
+        elif level < ATTACK:
+            continue
+        elif need == 1:
+            if commons.get(own, -1):
+                _one_star_attack(geometry, marks, own)
+            continue
+        elif i < lines:
+            if rooms.get(own, 0) > need:
+                continue
+            problem = _line_room(geometry, marks, i, need, own)
+        elif level >= CONFINE:
+            if fitting.get((own << 6) | need):
+                continue
+            problem = _region_room(geometry, i, need, own)
+        else:
+            continue
+        if problem is not None:
+            return problem
+    return None
+
+
+def _full_unit(geometry: Geometry, marks: _Marks, i: int, need: int, own: Cells) -> str | None:
+    """Decides: a unit with all its stars (`need` 0) has its other open cells (`own`) empty. Broken when it has
+    more."""
+    if need < 0:
+        return f"{geometry.units[i].label} would hold too many {geometry.words.stars}"
+    marks.empty |= own
+    return None
+
+
+def _last_cells(geometry: Geometry, marks: _Marks, i: int, need: int, own: Cells) -> str | None:
+    """Decides: a unit with exactly as many open cells (`own`) as the stars it needs has a star on each. Broken
+    when it has fewer."""
+    if own.bit_count() < need:
+        return f"{geometry.units[i].label} would have no room for its {geometry.words.stars}"
+    marks.add |= own
+    return None
+
+
+def _one_star_attack(geometry: Geometry, marks: _Marks, own: Cells) -> None:
+    """Decides: in a unit needing one star, the cells touching all its open cells (`own`) are empty, wherever the
+    star goes."""
+    common = geometry.recall.common.get(own)
+    marks.empty |= geometry.seen_by_all(own) if common is None else common
+
+
+def _line_room(geometry: Geometry, marks: _Marks, i: int, need: int, own: Cells) -> str | None:
+    """Decides: a row or column whose open cells (`own`) have room for exactly the stars it needs fills every run
+    of them as tightly as it can (`tight_marks`). Broken when they have room for fewer."""
+    rooms = geometry.recall.rooms
+    room = rooms.get(own)
+    if room is None:
+        shift, step = geometry.line_paths[i]
+        room = rooms[own] = path_room(own >> shift, step).capacity
+    if room < need:
+        return f"{geometry.units[i].label} would have no room for its {geometry.words.stars}"
+    if room == need:
+        stars, empties = tight_marks(geometry, geometry.units[i], marks.open)
+        marks.add |= stars
+        marks.empty |= empties
+    return None
+
+
+def _region_room(geometry: Geometry, i: int, need: int, own: Cells) -> str | None:
+    """Decides nothing: broken when a region's open cells (`own`) cannot hold the stars it needs, no two touching
+    (an exact search, remembered)."""
+    room_enough = geometry.recall.fitting.get((own << 6) | need)
+    if room_enough is None:
+        room_enough = region_fits(geometry, own, need)
+    return None if room_enough else f"{geometry.units[i].label} would have no room for its {geometry.words.stars}"
+
+
+def _band_room(geometry: Geometry, marks: _Marks) -> str | None:
+    """Decides, for every band of two rows or columns the last round changed: one whose open cells have room for
+    exactly the stars it needs fills every run of them as tightly as it can (`tight_marks`). Broken when a band has
+    room for fewer."""
+    stars, open_cells, dirty = marks.stars, marks.open, marks.dirty
+    rooms = geometry.recall.rooms
+    for band in geometry.bands:
+        mask = band.mask
+        if not mask & dirty:
+            continue
+        need = band.quota - (mask & stars).bit_count()
+        if need <= 0:
+            continue
+        room = rooms.get(mask & open_cells)
+        if room is None:
+            room = capacity(geometry, band, open_cells)
+        if room < need:
+            return f"{band.label} would have no room for their {geometry.words.stars}"
+        if room == need:
+            forced, gone = tight_marks(geometry, band, open_cells)
+            marks.add |= forced
+            marks.empty |= gone
+    return None
 
 
 def _confined(geometry: Geometry, stars: Cells, open_cells: Cells, dirty: Cells) -> Cells:
-    """Cells emptied by one-unit confinement: a region whose open cells lie in one row (or column) needing as
-    many stars as the region takes that line's stars; likewise a line inside one region. Only pairs that
-    touch the `dirty` cells are looked at."""
+    """Decides (returns) the cells emptied by one-unit confinement: a region whose open cells lie in one row (or
+    column) needing as many stars as the region takes that line's stars; likewise a line inside one region. Only
+    pairs that touch the `dirty` cells are looked at."""
     gone = 0
     for region, masks, holders in (
         (True, geometry.region_masks, geometry.recall.region_holders),
@@ -394,3 +274,58 @@ def _holders(geometry: Geometry, own: Cells, region: bool) -> tuple[Cells, ...]:
     else:
         outers = (geometry.region_masks[geometry.puzzle.regions[cell]],)
     return tuple(outer for outer in outers if not own & ~outer)
+
+
+class Agreement(NamedTuple):
+    """What every way to place a unit's stars agrees on: the cells starred in all of them, and in any of them (none
+    when there is no way). Too many ways to weigh agree on nothing: no cell in all, every cell in some."""
+
+    always: Cells
+    anywhere: Cells
+
+
+def _unit_ways(geometry: Geometry, marks: _Marks) -> str | None:
+    """Decides, for every row, column and region the last round changed that needs stars among a few open cells
+    (at most `_CASES_SPREAD` per star, plus two): listing every way to place them (up to `_CASES_LIMIT`), a cell in
+    all of them is a star and an open cell of the unit in none is empty. Broken when there is no way."""
+    k = geometry.stars
+    stars, open_cells, dirty = marks.stars, marks.open, marks.dirty
+    agreements = geometry.recall.agreements
+    zones = geometry.zones
+    lack = None
+    for i, mask in enumerate(geometry.unit_masks):
+        if not mask & dirty:
+            continue
+        need = k - (mask & stars).bit_count()
+        if need <= 0:
+            continue
+        count = (mask & open_cells).bit_count()
+        if count <= need or count > _CASES_SPREAD * need + 2:
+            continue
+        # The stars' neighbours are already empty here, so the cells not empty are where a star may go (the
+        # earlier rules of this round count). The ways depend on those cells and on the stars of the units crossing
+        # this one (their lacks).
+        free = mask & ~stars & ~marks.empty
+        key = (free, need, stars & zones[i])
+        agreed = agreements.get(key)
+        if agreed is None:
+            if lack is None:
+                lack = geometry.lacks(State(stars, marks.empty))
+            ways = ways_on(geometry, free, need, _CASES_LIMIT, lack)
+            agreed = agreements[key] = _agreement(ways, geometry.all_cells)
+        if not agreed.anywhere:
+            return f"{geometry.units[i].label} would have no way to place its {geometry.words.stars}"
+        marks.add |= agreed.always
+        marks.empty |= mask & open_cells & ~agreed.anywhere
+    return None
+
+
+def _agreement(ways: list[Cells] | None, all_cells: Cells) -> Agreement:
+    """What the ways agree on (None: too many ways, see `Agreement`)."""
+    if ways is None:
+        return Agreement(0, all_cells)
+    always, anywhere = all_cells, 0
+    for way in ways:
+        always &= way
+        anywhere |= way
+    return Agreement(always, anywhere)

@@ -86,7 +86,7 @@ def grade(
     table = [
         t
         for t in (techniques if techniques is not None else techniques_for(puzzle.game))
-        if t.enabled and (max_cost is None or t.cost <= max_cost)
+        if max_cost is None or t.cost <= max_cost
     ]
     canonical, view = canonical_form(puzzle)
     geometry = Geometry(canonical, view)
@@ -102,7 +102,7 @@ def grade(
         steps.append(step)
         difficulty += step.cost
         state = State(state.stars | step.stars, state.empty | step.empties)
-        geometry.recall.memo.clear()  # memoised work belongs to the previous state
+        geometry.recall.forget_states()
         problem = broken_rule(geometry, state)
     return _grade(puzzle, view, geometry, state, tuple(steps), problem, config, max_cost)
 
