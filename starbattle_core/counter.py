@@ -41,10 +41,10 @@ from .pigeonhole import band_deductions
 from .puzzle import Cells, InputError, Puzzle
 from .sat_counter import sat_solutions
 
-# Search nodes after which the SAT solver takes over. Measured on the archive and on Queens (README, counter
-# section): handing over as soon as the root's propagation has not settled the board beat every larger budget
-# tried (3, 10, 30, 60, 100, 300) on 10x10 and 14x14 and was level with them elsewhere; the boards the root settles
-# (most small ones) never reach the solver.
+# Search nodes after which the SAT solver takes over. Measured on the archive and on Queens (docs/engine.md): handing
+# over as soon as the root's propagation has not settled the board beat every larger budget tried (3, 10, 30, 60,
+# 100, 300) on 10x10 and 14x14 and was level with them elsewhere; the boards the root settles (most small ones) never
+# reach the solver.
 SAT_AFTER = 0
 # Solutions an enumeration (`Solutions`) takes from the SAT solver before the search goes on: each costs the solver a
 # blocking clause and the enumeration an entry in the set the search skips, some 200 bytes on a 10x10 board in all.

@@ -57,8 +57,8 @@ class BandCutoffs(BaseModel):
 
 
 # 14x14 3-star: the 10x10 cutoffs carried over by what the same publishers' labels score at both sizes
-# (bench/calibrate_bands.py --with-14, README "Bands"). A difficulty is a sum of step costs, so a bigger board
-# scores more for the same label; the 10x10 cutoffs would call nearly no 14x14 board easy.
+# (bench/calibrate_bands.py --with-14, docs/performance.md "Calibration"). A difficulty is a sum of step costs, so a
+# bigger board scores more for the same label; the 10x10 cutoffs would call nearly no 14x14 board easy.
 SIZE_BANDS_DEFAULT: dict[int, BandCutoffs] = {
     14: BandCutoffs(easy_below=560, medium_below=3800, hard_below=5300),
 }
@@ -75,7 +75,7 @@ class GradingConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # Fitted on labelled 10x10 2-star boards by bench/calibrate_bands.py (README: "Bands").
+    # Fitted on labelled 10x10 2-star boards by bench/calibrate_bands.py (docs/performance.md: "Calibration").
     easy_below: int = Field(190, ge=1)
     medium_below: int = Field(1300, ge=1)
     hard_below: int = Field(1800, ge=1)
