@@ -145,7 +145,8 @@ def test_docstring_examples_run(function: Callable[..., Any]) -> None:
 
 
 def import_graph(root: Path) -> dict[str, set[str]]:
-    """Each product module (flows, the CLI, the engine) -> the product modules it imports, anywhere in the file."""
+    """Each product module -> the product modules it imports when it runs, anywhere in the file (a function's import
+    too)."""
     files = {
         ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
         for folder in sorted(FIRST_PARTY)
@@ -155,7 +156,18 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     for name, path in files.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # Imports for type checkers only (under `if TYPE_CHECKING:`) run no code: a module may name another's types
+        # that way whatever imports it.
+        typing_only = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+            for inner in ast.walk(node)
+        }
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
