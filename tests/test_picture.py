@@ -32,11 +32,12 @@ from PIL import Image
 from starbattle_cli.picture_input import read_board_picture
 from starbattle_core.puzzle import InputError, Puzzle
 
-# Two boards a kind and variant, sizes spread from 6x6 to 18x18 (the largest community Queens level).
+# One board a kind and variant, sizes spread from 6x6 to 18x18 (the largest community Queens level); the bench
+# (bench/bench_picture.py) reads hundreds.
 SIZES = {
-    "puzzlink": [(6, 10), (14, 17), (8, 12), (10, 16)],
-    "newspaper": [(10, 6), (14, 9), (8, 15), (13, 10)],
-    "linkedin": [(7, 16), (9, 13), (11, 18), (8, 14)],
+    "puzzlink": [(6,), (9,), (10,), (16,)],
+    "newspaper": [(12,), (14,), (15,), (13,)],
+    "linkedin": [(7,), (18,), (11,), (8,)],
 }
 STAR_BATTLE = ("starbattle/archive.jsonl", "starbattle/handmade.jsonl")
 QUEENS = ("queens/linkedin.jsonl", "queens/community.jsonl")
