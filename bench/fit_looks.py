@@ -87,8 +87,8 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
     generated = raw_candidates(game, real, generated_count, seed)
     x_real, x_gen = matrix(real), matrix(generated)
     split = np.random.default_rng(seed)
-    held_real = split.random(len(real)) < 0.3
-    held_gen = split.random(len(generated)) < 0.3
+    held_real = split.random(len(real)) < 0.5
+    held_gen = split.random(len(generated)) < 0.5
     train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
     labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
     fit = fit_standardised(train, labels, penalty)

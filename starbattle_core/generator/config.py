@@ -21,12 +21,24 @@ class MotifMix(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    bar: float = Field(2.0, ge=0)
+    bar: float = Field(0.5, ge=0)
     ell: float = Field(2.0, ge=0)
     cross: float = Field(1.0, ge=0)
     rectangle: float = Field(0.5, ge=0)
     frame: float = Field(0.5, ge=0)
     ring: float = Field(0.5, ge=0)
+
+
+class DesignMix(BaseModel):
+    """How often each Queens design mode is drawn, relative to the others (designs.py has the modes)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    organic: float = Field(0.0, ge=0)
+    mirror: float = Field(0.0, ge=0)
+    rings: float = Field(0.0, ge=0)
+    bars: float = Field(0.0, ge=0)
+    frame: float = Field(0.0, ge=0)
 
 
 class GeneratorConfig(BaseModel):
@@ -89,6 +101,7 @@ class GeneratorConfig(BaseModel):
     # Negative values prefer cells touched on one side: real boards have more one-wide runs and teeth than
     # compact growth (archive 10x10: corridor cells 14%, teeth 19%; growth at +1.0: 4% and 10%).
     growth_compactness: float = Field(1.0, gt=-1)
+    growth_straightness: float = Field(0.0, ge=0)
     queens_compactness: float = Field(-0.4, gt=-1)
     # Regrowths per candidate until one passes the looks gate and the give-away rule (growth is ~1 ms, a repair
     # and a grade of a board the gate would reject later cost far more).
@@ -105,6 +118,9 @@ class GeneratorConfig(BaseModel):
     # median 0.73; growth alone 0.49); a move is kept only when more borders match their mirror image.
     queens_symmetry_moves: int = Field(150, ge=0)
     queens_motifs: MotifMix = Field(default_factory=MotifMix)
+    # Queens design modes (organic, mirror, rings, bars, frame): None draws them as often as LinkedIn's levels
+    # are drawn in them (designs.json, measured by bench/fit_designs.py); a mix here replaces those frequencies.
+    queens_design_mix: DesignMix | None = None
     queens_background_appetite: float = Field(6.0, gt=0)
     queens_sprawl_share: float = Field(0.2, ge=0, le=1)
     queens_small_share: float = Field(0.3, ge=0, le=1)
