@@ -23,6 +23,7 @@ from .config import GeneratorConfig, Slot
 from .designs import bar_through, cut_ring, load_designs, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
+from .shaping import shape_model, shape_towards
 from .symmetry import grow_mirrored
 
 
@@ -177,6 +178,9 @@ def grow_starbattle_regions(
     )
     if regions is None:
         return Growth(None, backtracks, "a region walled in under the minimum")
+    model = shape_model(size, stars)
+    if model is not None and config.shaping_moves:
+        regions = tuple(shape_towards(regions, size, layout, least, model, rng, config.shaping_moves))
     return Growth(regions, backtracks)
 
 
@@ -463,7 +467,7 @@ def grow_queens_regions(
         return Growth(None, 0, "a region under the band's minimum", mode=mode)
     if config.queens_symmetry_moves:
         # A planted single cell stays single, drawn rings and bars stay as drawn; mirror boards the queens allowed
-        # no exact map for move towards their symmetry, the others towards the one they follow best.
+        # no exact map for move towards their own symmetry, the others towards the one they follow best.
         still = sum(drawn.values()) if mode in ("rings", "bars") else 0
         kept = sum(region[i] for i in singles) | still
         owner = symmetrize(owner, size, queens | still, kept, least, rng, config.queens_symmetry_moves, symmetry)
