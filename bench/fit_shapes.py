@@ -57,9 +57,10 @@ def main() -> None:
             "scale": [round(float(v), 6) for v in scale],
             "factor": [[round(float(v), 6) for v in row] for row in factor],
         }
-        print(f"{key:22s} {len(rows):4d} boards; " + ", ".join(
-            f"{name} {m:.3f}±{s:.3f}" for name, m, s in zip(SHAPE_STATS, mean, scale, strict=True)
-        ))
+        print(
+            f"{key:22s} {len(rows):4d} boards; "
+            + ", ".join(f"{name} {m:.3f}±{s:.3f}" for name, m, s in zip(SHAPE_STATS, mean, scale, strict=True))
+        )
     if not args.check:
         fitted = {"fitted_by": "bench/fit_shapes.py", "stats": list(SHAPE_STATS), "kinds": kinds}
         SHAPES_FILE.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")

@@ -38,8 +38,11 @@ from logistic_fit import auc, fit_standardised  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
+from starbattle_core.generator.designs import MODES  # noqa: E402
+from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
+from starbattle_core.grader import GradingConfig  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
 
@@ -140,9 +143,7 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
         thin = rows.max() == rows.min() or cols.max() == cols.min()
         bars += bool(thin and areas[region] >= 3)
         rects += bool(areas[region] == box and not thin and areas[region] >= 4)
-        p = 4 * areas[region] - 2 * (
-            int((mask[:-1, :] & mask[1:, :]).sum()) + int((mask[:, :-1] & mask[:, 1:]).sum())
-        )
+        p = 4 * areas[region] - 2 * (int((mask[:-1, :] & mask[1:, :]).sum()) + int((mask[:, :-1] & mask[:, 1:]).sum()))
         perim.append(p / (2 * np.ceil(2 * np.sqrt(areas[region]))))
         holes += bool(degree[region] == 1 and not edge[region])
         own = np.zeros((n, n), dtype=int)
@@ -235,52 +236,40 @@ def report(label: str, real: list[Puzzle], generated: list[Puzzle], splits: int,
         single = auc(own_real[:, j], own_gen[:, j])
         alone.append((abs(single - 0.5), name, single, np.median(own_real[:, j]), np.median(own_gen[:, j])))
     alone.sort(reverse=True)
-    print("    alone (AUC; median real / generated): " + "; ".join(
-        f"{name} {single:.2f} ({real_median:.3g}/{gen_median:.3g})" for _, name, single, real_median, gen_median in alone[:top]
-    ))
+    print(
+        "    alone (AUC; median real / generated): "
+        + "; ".join(
+            f"{name} {single:.2f} ({real_median:.3g}/{gen_median:.3g})"
+            for _, name, single, real_median, gen_median in alone[:top]
+        )
+    )
 
 
 def measure_modes(count: int) -> None:
-    """Queens design modes: for each daily Queens slot, candidates 0..count-1 through the whole funnel; per mode,
-    the share of growth attempts that passed the looks gate and of candidates that passed every stage."""
-    from starbattle_core.generator.funnel import new_batch, run_stages
-    from starbattle_core.generator.growth import grow_raw
-    from starbattle_core.grader import GradingConfig
-
+    """Queens design modes: each daily Queens slot's candidates 0..count-1 (seed 0) through the whole funnel, as
+    `generate` runs them; per mode, how many candidates drew it, how many grew a map past the looks gate (within
+    growth_looks_tries attempts) and how many passed every stage (unique, in band, over the fun and looks gates)."""
     config, grading = GeneratorConfig(), GradingConfig()
     for band in bands("queens"):
         slot = Slot("queens", 9, 1, band)
-        start = time.perf_counter()
-        modes: Counter[str] = Counter()
+        drew: Counter[str] = Counter()
+        grew: Counter[str] = Counter()
         passed: Counter[str] = Counter()
+        start = time.perf_counter()
         for index in range(count):
             batch = new_batch(slot, 0, range(index, index + 1))
-            from starbattle_core.generator.funnel import sample_stage
-
-            sampled = sample_stage(batch, config, grading)
-            if not sampled.candidates:
-                continue
-            candidate = sampled.candidates[0]
+            [candidate] = sample_stage(batch, config, grading).candidates
             probe = random.Random()
-            probe.setstate(candidate.rng.getstate())
-            mode = grow_raw_mode(slot, candidate.layout, probe, config)
-            modes[mode] += 1
-            done = run_stages(batch, config, grading)
-            passed[mode] += bool(done.candidates)
-        seconds = time.perf_counter() - start
+            probe.setstate(candidate.rng.getstate())  # the candidate's own stream, copied: the run below is untouched
+            growth = grow_gated(slot, candidate.layout, probe, config)
+            drew[growth.mode] += 1
+            grew[growth.mode] += growth.regions is not None
+            passed[growth.mode] += bool(run_stages(batch, config, grading).candidates)
+        seconds = (time.perf_counter() - start) / count
         print(
-            f"queens 9x9 {band}: {count} candidates, {seconds / count:.2f} s each; accepted per mode: "
-            + ", ".join(f"{mode} {passed[mode]}/{modes[mode]}" for mode in sorted(modes))
+            f"queens 9x9 {band}: {count} candidates, {seconds:.2f} s each; per mode drawn / grown past the looks "
+            "gate / accepted: " + ", ".join(f"{m} {drew[m]}/{grew[m]}/{passed[m]}" for m in MODES if drew[m])
         )
-        del grow_raw
-
-
-def grow_raw_mode(slot: Slot, layout: int, rng: random.Random, config: GeneratorConfig) -> str:
-    """The design mode the candidate's first growth attempt draws (its stream copied, so the real run is not
-    disturbed)."""
-    from starbattle_core.generator.growth import grow_gated
-
-    return grow_gated(slot, layout, rng, config).mode
 
 
 def main() -> None:

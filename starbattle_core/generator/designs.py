@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from ..puzzle import Cells, Puzzle
 from .shape import cell_list
@@ -64,7 +65,10 @@ def load_designs(path: Path = DESIGNS_FILE) -> Designs:
     )
 
 
-def pick(weights: dict[str, float] | dict[int, float], rng: random.Random):  # type: ignore[no-untyped-def]
+Key = TypeVar("Key", str, int)
+
+
+def pick(weights: dict[Key, float], rng: random.Random) -> Key:
     """One key, drawn with its weight (keys in sorted order, so the draw depends on the seed alone)."""
     keys = sorted(weights)
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]
@@ -120,13 +124,13 @@ def cut_ring(ring: list[int], queens: Cells, taken: Cells, least: int, rng: rand
     if len(spots) == 1:
         return [sum(1 << cell for cell in ring)] if length >= least else None
     cuts = []  # the index where each arc after a queen ends (exclusive), going round
-    for here, there in zip(spots, spots[1:] + [spots[0] + length], strict=True):
+    for here, there in zip(spots, [*spots[1:], spots[0] + length], strict=True):
         cuts.append(rng.randint(here + 1, there))  # the arc of `here` ends somewhere before `there`
     arcs = []
-    for k, spot in enumerate(spots):
+    for k in range(len(spots)):
+        # Arc k runs from the previous cut to its own: it holds queen k (going round, modulo the length).
         start = cuts[k - 1] - length if k == 0 else cuts[k - 1]
         stop = cuts[k]
-        # Arc k runs from the previous cut to this one: it holds `spot` (start <= spot < stop, modulo length).
         cells = [ring[i % length] for i in range(start, stop)]
         if len(cells) < least:
             return None
@@ -139,12 +143,14 @@ def bar_through(size: int, queen: int, along_rows: bool, length: int, taken: Cel
     0 when none fits."""
     row, col = divmod(queen, size)
     at = col if along_rows else row
-    starts = [s for s in range(max(0, at - length + 1), min(at, size - length) + 1)]
+    starts = list(range(max(0, at - length + 1), min(at, size - length) + 1))
     rng.shuffle(starts)
     for start in starts:
-        cells = [row * size + c for c in range(start, start + length)] if along_rows else [
-            r * size + col for r in range(start, start + length)
-        ]
+        cells = (
+            [row * size + c for c in range(start, start + length)]
+            if along_rows
+            else [r * size + col for r in range(start, start + length)]
+        )
         mask = sum(1 << cell for cell in cells)
         if not mask & taken:
             return mask

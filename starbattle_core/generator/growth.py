@@ -312,6 +312,7 @@ def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: s
 
 
 FRAME_INNER_COMPACTNESS = 1.0
+MIRROR_FALLBACK_PULL = 10
 
 
 def draw_mode(rng: random.Random, config: GeneratorConfig) -> str:
@@ -392,8 +393,14 @@ def grow_queens_regions(
     least = 2 if band == "easy" or config.allow_giveaways else 3
     plant = (band == "easy" or config.allow_giveaways) and rng.random() < config.queens_single_cell_share
     symmetry = str(pick(load_designs().symmetries, rng)) if mode == "mirror" else None
+    # Boards differ from each other as LinkedIn's do: how big the background gets and how far the map is pulled
+    # towards symmetry are drawn per board.
+    big = config.queens_background_appetite * rng.lognormvariate(0.0, config.queens_background_spread)
+    moves = rng.randint(0, 2 * config.queens_symmetry_moves)
     if symmetry is not None:
-        shares = (config.queens_sprawl_share, config.queens_small_share, config.queens_background_appetite)
+        moves *= MIRROR_FALLBACK_PULL  # a mirror board the queens allow no exact map for: near symmetry instead
+    if symmetry is not None:
+        shares = (config.queens_sprawl_share, config.queens_small_share, big)
         mirrored = grow_mirrored(size, queens, symmetry, rng, shares, config.queens_compactness, least, plant)
         if mirrored is not None:
             return Growth(tuple(mirrored), 0, mode=mode)
@@ -411,7 +418,7 @@ def grow_queens_regions(
         region[index] = mask
         taken |= mask
         if mode == "frame":
-            appetite[index] = config.queens_background_appetite  # the frame sprawls inwards
+            appetite[index] = big  # the frame sprawls inwards
         else:
             frozen.add(index)
     background = order.pop() if order and mode != "frame" else None
@@ -437,7 +444,7 @@ def grow_queens_regions(
         elif roll < config.queens_sprawl_share + config.queens_small_share:
             appetite[index] = config.queens_small_appetite
     if background is not None:
-        appetite[background] = config.queens_background_appetite
+        appetite[background] = big
     owner = [-1] * (size * size)
     for index, mask in enumerate(region):
         for cell in cell_list(mask):
@@ -465,12 +472,12 @@ def grow_queens_regions(
         free &= ~(1 << cell)
     if any(region[i].bit_count() < least for i in range(count) if i not in singles):
         return Growth(None, 0, "a region under the band's minimum", mode=mode)
-    if config.queens_symmetry_moves:
+    if moves:
         # A planted single cell stays single, drawn rings and bars stay as drawn; mirror boards the queens allowed
         # no exact map for move towards their own symmetry, the others towards the one they follow best.
         still = sum(drawn.values()) if mode in ("rings", "bars") else 0
         kept = sum(region[i] for i in singles) | still
-        owner = symmetrize(owner, size, queens | still, kept, least, rng, config.queens_symmetry_moves, symmetry)
+        owner = symmetrize(owner, size, queens | still, kept, least, rng, moves, symmetry)
     return Growth(tuple(owner), 0, mode=mode)
 
 
@@ -510,10 +517,10 @@ def symmetrize(
     symmetry: str | None = None,
 ) -> list[int]:
     """Partial symmetry, as LinkedIn's designers draw it: take `symmetry` (None: the symmetry of the square the
-    map already follows best), then try `attempts` random one-cell boundary moves (a cell that is not a queen passes to a
-    neighbouring region; both stay connected, the loser keeps `least` cells and no region with a cell of `kept`
-    grows), keeping those that make more borders match their mirror image. Queens stay put, so the solution is
-    unchanged."""
+    map already follows best), then try `attempts` random one-cell boundary moves (a cell not in `fixed` passes
+    to a neighbouring region; both stay connected, the loser keeps `least` cells and no region with a cell of
+    `kept` grows), keeping those that make more borders match their mirror image. Queens stay put, so the
+    solution is unchanged."""
     g = grid(size)
     board = np.array(owner).reshape(size, size)
     symmetries = [(turns, flip) for turns in range(4) for flip in (False, True) if turns or flip]

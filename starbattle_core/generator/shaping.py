@@ -46,7 +46,8 @@ class ShapeModel:
 
     def draw(self, rng: random.Random) -> np.ndarray:
         """A target drawn from the fitted normal distribution (with the candidate's own stream)."""
-        return self.mean + self.factor @ np.array([rng.gauss(0.0, 1.0) for _ in self.mean])
+        target: np.ndarray = self.mean + self.factor @ np.array([rng.gauss(0.0, 1.0) for _ in self.mean])
+        return target
 
 
 @lru_cache(maxsize=2)
@@ -111,10 +112,9 @@ def shape_towards(
     model: ShapeModel,
     rng: random.Random,
     attempts: int,
-    kept: Cells = 0,
 ) -> list[int]:
     """The map after `attempts` random one-cell boundary moves, each kept when it brings the statistics closer to
-    a target drawn from `model` (see the module docstring); a region with a cell of `kept` never grows."""
+    a target drawn from `model` (see the module docstring)."""
     g = grid(size)
     board = np.array(owner, dtype=np.int32).reshape(size, size)
     target = model.draw(rng)
@@ -129,9 +129,7 @@ def shape_towards(
         cell = rng.choice(movable)
         row, col = divmod(cell, size)
         loser = int(board[row, col])
-        winners = [
-            w for w in sorted({int(board.flat[side]) for side in cell_list(g.sides[cell])} - {loser}) if not masks[w] & kept
-        ]
+        winners = sorted({int(board.flat[side]) for side in cell_list(g.sides[cell])} - {loser})
         if not winners or masks[loser].bit_count() <= least or not g.connected(masks[loser] & ~(1 << cell)):
             continue
         winner = rng.choice(winners)

@@ -6,8 +6,9 @@ its image (it holds its queen and the image of its partner's queen). A queen who
 queen's region (its own when it sits on the axis). The other queens are paired, or left self-paired, at random with
 a preference for short stretches, then each region is connected from its queen to its second cell by a wandering
 path and the rest of the board is filled one cell and its image at a time. A cell on the axis can only join a
-self-paired region; when only paired regions border what is left, such a cell joins its smallest neighbour and the
-map is near symmetric instead of exact (one cell off per such cell).
+self-paired region (they go first); when only paired regions border what is left, such a cell joins its smallest
+neighbour and the map is near symmetric instead of exact; a map that would need more than one such cell is given
+up (None), and growth.py grows that board organically, pulled towards the symmetry by boundary moves.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import random
 from ..puzzle import Cells
 from .designs import mirror_cell
 from .shape import cell_list, grid
+
+MOST_OFF = 1
 
 
 def _distance(a: int, b: int, size: int) -> int:
@@ -136,6 +139,7 @@ def grow_mirrored(
     big = rng.choice([i for i in range(count) if i not in frozen])
     appetite[big] = appetite[partner[big]] = background
     free = g.all_cells & ~sum(masks)
+    breaks = 0
     while free:
         options = []
         for i in range(count):
@@ -148,14 +152,20 @@ def grow_mirrored(
                 options.append((i, room))
         if options:
             short = [(i, room) for i, room in options if masks[i].bit_count() < least]
-            pool = short or options
+            # Axis cells first: one left until only paired regions surround it costs the map its exactness.
+            axis = [(i, room & fixed_cells) for i, room in options if room & fixed_cells]
+            pool = short or axis or options
             i, room = rng.choices(pool, weights=[appetite[j] for j, _ in pool])[0]
             frontier = cell_list(room)
             weights = [(1 + compactness) ** (g.sides[cell] & masks[i]).bit_count() for cell in frontier]
             cell = rng.choices(frontier, weights=weights)[0]
             claim(cell, i)
         else:
-            # Only axis cells beside paired (or frozen) regions are left: near symmetry, one cell at a time.
+            # Only axis cells beside paired (or frozen) regions are left: near symmetry, one cell at a time; past
+            # MOST_OFF such cells the map is no mirror map (growth.py falls back to growth pulled towards one).
+            breaks += 1
+            if breaks > MOST_OFF:
+                return None
             cell = rng.choice(cell_list(free & g.grow(g.all_cells & ~free)))
             beside = {owner[side] for side in cell_list(g.sides[cell]) if owner[side] >= 0} - frozen
             if not beside:
