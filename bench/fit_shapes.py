@@ -3,8 +3,8 @@
     python bench/fit_shapes.py            fit, print, write starbattle_core/generator/shapes.json
     python bench/fit_shapes.py --check    fit and print only
 
-For every size and stars with at least 50 real Star Battle boards in ../shared/data (archive, hand-made and
-labelled boards), the mean of shaping.SHAPE_STATS, their
+For every size and stars with at least 50 real Star Battle boards in ../shared/data (the archive and the hand-made
+boards: the labelled file's KrazyDad-generated boards are not a setter's), the mean of shaping.SHAPE_STATS, their
 spread and the Cholesky factor of their covariance. A board of a size not fitted uses the nearest fitted size
 with the same stars.
 """
@@ -29,7 +29,6 @@ SHARED = ROOT.parent / "shared" / "data"
 REAL_FILES = (
     "starbattle/archive.jsonl",
     "starbattle/handmade.jsonl",
-    "starbattle/labelled.jsonl",
 )
 LEAST = 50
 

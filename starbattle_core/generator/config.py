@@ -59,6 +59,9 @@ class GeneratorConfig(BaseModel):
     # alternates per count let one move break several: measured on 10x10 2-star, 2 -> 30% of candidates end
     # unique, 4 -> 52%, 8 -> 60%, at about the same time per candidate.
     repair_sample: int = Field(8, ge=2)
+    # Once unique, give back to its grown region every moved cell the board can spare (a count per moved cell):
+    # published Queens 9x9 boards kept little of their drawing without it.
+    repair_undo: bool = True
     # Gates: the grader's experience (fun) score and the looks score, both 0-100, both fitted models shifted so that
     # 50 is the designed (real) boards' gate percentile: the fun model of grader/experience.py (fun_model.json,
     # written by bench/fit_fun.py) and the looks model of looks.py (looks_model.json, bench/fit_looks.py). A gate of

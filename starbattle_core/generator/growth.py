@@ -14,6 +14,7 @@ Every function here is pure given its `random.Random`, so a seed fixes the board
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -515,12 +516,13 @@ def symmetrize(
     rng: random.Random,
     attempts: int,
     symmetry: str | None = None,
+    keep: Callable[[list[int]], bool] | None = None,
 ) -> list[int]:
     """Partial symmetry, as LinkedIn's designers draw it: take `symmetry` (None: the symmetry of the square the
     map already follows best), then try `attempts` random one-cell boundary moves (a cell not in `fixed` passes
     to a neighbouring region; both stay connected, the loser keeps `least` cells and no region with a cell of
-    `kept` grows), keeping those that make more borders match their mirror image. Queens stay put, so the
-    solution is unchanged."""
+    `kept` grows), keeping those that make more borders match their mirror image (and that `keep`, if given,
+    accepts: a repaired board's moves must keep it unique). Queens stay put, so the solution is unchanged."""
     g = grid(size)
     board = np.array(owner).reshape(size, size)
     symmetries = [(turns, flip) for turns in range(4) for flip in (False, True) if turns or flip]
@@ -539,7 +541,7 @@ def symmetrize(
         winner = rng.choice(winners)
         board[row, col] = winner
         moved = _mirror_share(board, turns, flip)
-        if moved > share:
+        if moved > share and (keep is None or keep([int(v) for v in board.ravel()])):
             share = moved
             masks[loser] &= ~(1 << cell)
             masks[winner] |= 1 << cell
