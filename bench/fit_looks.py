@@ -8,8 +8,8 @@ Real boards: every board of ../shared/data for the game (Star Battle: archive, h
 raw candidates of the current growth (one attempt each, no looks check, no repair), sizes drawn in the real
 boards' proportions so that size tells the model nothing. Half of each class is held out; the model is fitted on
 the other half (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed.
-A board outside the range the real training boards span on any feature is out of the model's support and scores 0 (held-out real boards can fall outside it too). The gate
-offset is the logit at the `--gate-percentile` of the real training boards: that share of real boards scores
+A board outside the range the real training boards span on any feature is out of the model's support and scores
+0 (held-out real boards can fall outside it too). The gate offset is the logit at the `--gate-percentile` of the real training boards: that share of real boards scores
 under 50, and so does whatever generated board looks less designed.
 
 Re-run after any change to growth (growth.py, designs.py, symmetry.py, shaping.py, their data files: the generated
