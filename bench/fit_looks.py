@@ -9,8 +9,9 @@ raw candidates of the current growth (one attempt each, no looks check, no repai
 boards' proportions so that size tells the model nothing. Half of each class is held out; the model is fitted on
 the other half (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed.
 A board outside the range the real training boards span on any feature is out of the model's support and scores
-0 (held-out real boards can fall outside it too). The gate offset is the logit at the `--gate-percentile` of the real training boards: that share of real boards scores
-under 50, and so does whatever generated board looks less designed.
+0 (held-out real boards can fall outside it too). The gate offset is the logit at the `--gate-percentile` of the
+real training boards: that share of real boards scores under 50, and so does whatever generated board looks less
+designed.
 
 Re-run after any change to growth (growth.py, designs.py, symmetry.py, shaping.py, their data files: the generated
 side moves) and commit the new looks_model.json; bench/looks_auc.py then measures what still tells the two apart.
