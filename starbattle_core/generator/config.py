@@ -17,13 +17,15 @@ BANDS = ("easy", "medium", "hard", "expert")
 
 
 class MotifMix(BaseModel):
-    """How often each Queens motif is drawn, relative to the others (growth.MOTIFS has the shapes)."""
+    """How often each Queens motif is drawn, relative to the others (growth.MOTIFS has the shapes). Set so that
+    gated 9x9 growth holds about as many regions of each shape per board as LinkedIn's 9x9 levels: crosses 0.25,
+    ells 0.24, straight bars 0.43 (the bars design mode draws most), rectangles 0.32."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    bar: float = Field(0.2, ge=0)
-    ell: float = Field(2.0, ge=0)
-    cross: float = Field(1.0, ge=0)
+    bar: float = Field(0.15, ge=0)
+    ell: float = Field(1.0, ge=0)
+    cross: float = Field(1.5, ge=0)
     rectangle: float = Field(0.2, ge=0)
     frame: float = Field(0.5, ge=0)
     ring: float = Field(0.5, ge=0)
