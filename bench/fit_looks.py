@@ -6,14 +6,15 @@
 Real boards: every board of ../shared/data for the game (Star Battle: archive, hand-made, labelled, at the
 (size, stars) the generator is measured on; Queens: LinkedIn and community levels of sizes 6-12). Generated:
 raw candidates of the current growth (one attempt each, no looks check, no repair), sizes drawn in the real
-boards' proportions so that size tells the model nothing. 30% of each class is held out; the model is fitted on
-the rest (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed.
-A board outside the range the real training boards span on any
-feature is out of the model's support and scores 0 (held-out real boards can fall outside it too). The gate
-offset is the logit at the `--gate-percentile` of the real training boards: that share of real boards scores
-under 50, and so does whatever generated board looks less designed.
+boards' proportions so that size tells the model nothing. Half of each class is held out; the model is fitted on
+the other half (features standardised, L2 penalty, classes weighted equally) and the held-out AUC is printed.
+A board outside the range the real training boards span on any feature is out of the model's support and scores
+0 (held-out real boards can fall outside it too). The gate offset is the logit at the `--gate-percentile` of the
+real training boards: that share of real boards scores under 50, and so does whatever generated board looks less
+designed.
 
-Re-run after any change to growth.py (the generated side moves) and commit the new looks_model.json.
+Re-run after any change to growth (growth.py, designs.py, symmetry.py, shaping.py, their data files: the generated
+side moves) and commit the new looks_model.json; bench/looks_auc.py then measures what still tells the two apart.
 """
 
 from __future__ import annotations
@@ -87,8 +88,8 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
     generated = raw_candidates(game, real, generated_count, seed)
     x_real, x_gen = matrix(real), matrix(generated)
     split = np.random.default_rng(seed)
-    held_real = split.random(len(real)) < 0.3
-    held_gen = split.random(len(generated)) < 0.3
+    held_real = split.random(len(real)) < 0.5
+    held_gen = split.random(len(generated)) < 0.5
     train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
     labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
     fit = fit_standardised(train, labels, penalty)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..layouts import MAX_LAYOUT_SIZE
 from ..puzzle import GAMES, InputError, layouts_exist
@@ -17,16 +17,36 @@ BANDS = ("easy", "medium", "hard", "expert")
 
 
 class MotifMix(BaseModel):
-    """How often each Queens motif is drawn, relative to the others (growth.MOTIFS has the shapes)."""
+    """How often each Queens motif is drawn, relative to the others (growth.MOTIFS has the shapes). Set so that
+    gated 9x9 growth holds about as many regions of each shape per board as LinkedIn's 9x9 levels: crosses 0.25,
+    ells 0.24, straight bars 0.43 (the bars design mode draws most), rectangles 0.32."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    bar: float = Field(2.0, ge=0)
-    ell: float = Field(2.0, ge=0)
-    cross: float = Field(1.0, ge=0)
-    rectangle: float = Field(0.5, ge=0)
+    bar: float = Field(0.15, ge=0)
+    ell: float = Field(1.0, ge=0)
+    cross: float = Field(1.5, ge=0)
+    rectangle: float = Field(0.2, ge=0)
     frame: float = Field(0.5, ge=0)
     ring: float = Field(0.5, ge=0)
+
+
+class DesignMix(BaseModel):
+    """How often each Queens design mode is drawn, relative to the others (designs.py has the modes)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    organic: float = Field(0.0, ge=0)
+    mirror: float = Field(0.0, ge=0)
+    rings: float = Field(0.0, ge=0)
+    bars: float = Field(0.0, ge=0)
+    frame: float = Field(0.0, ge=0)
+
+    @model_validator(mode="after")
+    def _some_mode(self) -> DesignMix:
+        if not any(self.model_dump().values()):
+            raise ValueError("queens_design_mix: at least one mode needs a weight above 0")
+        return self
 
 
 class GeneratorConfig(BaseModel):
@@ -41,6 +61,9 @@ class GeneratorConfig(BaseModel):
     # alternates per count let one move break several: measured on 10x10 2-star, 2 -> 30% of candidates end
     # unique, 4 -> 52%, 8 -> 60%, at about the same time per candidate.
     repair_sample: int = Field(8, ge=2)
+    # Once unique, give back to its grown region every moved cell the board can spare (a count per moved cell):
+    # published Queens 9x9 boards kept little of their drawing without it.
+    repair_undo: bool = True
     # Gates: the grader's experience (fun) score and the looks score, both 0-100, both fitted models shifted so that
     # 50 is the designed (real) boards' gate percentile: the fun model of grader/experience.py (fun_model.json,
     # written by bench/fit_fun.py) and the looks model of looks.py (looks_model.json, bench/fit_looks.py). A gate of
@@ -89,7 +112,15 @@ class GeneratorConfig(BaseModel):
     # Negative values prefer cells touched on one side: real boards have more one-wide runs and teeth than
     # compact growth (archive 10x10: corridor cells 14%, teeth 19%; growth at +1.0: 4% and 10%).
     growth_compactness: float = Field(1.0, gt=-1)
-    queens_compactness: float = Field(-0.4, gt=-1)
+    queens_compactness: float = Field(-0.6, gt=-1)
+    # Star Battle leftover cells that carry a straight arm of a region one cell further are picked this many times
+    # more often, plus one (setters draw long one-wide arms; 10x10 2-star raw growth with shaping, held-out AUC
+    # real vs generated on the looks model's features: 0 -> 0.71, 10 -> 0.64).
+    growth_straightness: float = Field(10.0, ge=0)
+    # Star Battle shaping (shaping.py): one-cell boundary moves tried per board towards shape statistics drawn from
+    # the real boards of its size (shapes.json, bench/fit_shapes.py); 0: none (10x10 2-star raw growth, held-out AUC
+    # real vs generated: 0.89 without, 0.70 with 200).
+    shaping_moves: int = Field(200, ge=0)
     # Regrowths per candidate until one passes the looks gate and the give-away rule (growth is ~1 ms, a repair
     # and a grade of a board the gate would reject later cost far more).
     growth_looks_tries: int = Field(12, ge=1)
@@ -101,11 +132,18 @@ class GeneratorConfig(BaseModel):
     # appetite, and the appetites of regions told to sprawl or to stay small (an ordinary region has appetite 1).
     queens_single_cell_share: float = Field(0.35, ge=0, le=1)  # LinkedIn 9x9 levels grading easy: 38 of 108
     queens_motif_share: float = Field(0.35, ge=0, le=1)
-    # ... then this many one-cell boundary moves tried towards partial symmetry (LinkedIn 9x9: border symmetry
-    # median 0.73; growth alone 0.49); a move is kept only when more borders match their mirror image.
-    queens_symmetry_moves: int = Field(150, ge=0)
+    # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this
+    # (ten times that on a mirror board the queens allow no exact map for); a move is kept only when more borders
+    # match their mirror image.
+    queens_symmetry_moves: int = Field(100, ge=0)
     queens_motifs: MotifMix = Field(default_factory=MotifMix)
+    # Queens design modes (organic, mirror, rings, bars, frame): None draws them as often as LinkedIn's levels
+    # are drawn in them (designs.json, measured by bench/fit_designs.py); a mix here replaces those frequencies.
+    queens_design_mix: DesignMix | None = None
     queens_background_appetite: float = Field(6.0, gt=0)
+    # ... times a log-normal factor of this spread drawn per board (LinkedIn's largest region runs from 2 to 4.6
+    # times a fair share between its 10th and 90th percentiles).
+    queens_background_spread: float = Field(0.7, ge=0)
     queens_sprawl_share: float = Field(0.2, ge=0, le=1)
     queens_small_share: float = Field(0.3, ge=0, le=1)
     queens_sprawl_appetite: float = Field(3.0, gt=0)

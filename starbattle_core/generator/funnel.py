@@ -214,6 +214,7 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
                 candidate.rng,
                 config.repair_sample,
                 least=least,
+                undo=config.repair_undo,
             )
             stage.counters.repair_rounds += mended.rounds
             stage.lap("repair")

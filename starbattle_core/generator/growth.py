@@ -14,14 +14,18 @@ Every function here is pure given its `random.Random`, so a seed fixes the board
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..puzzle import Cells, Puzzle
 from .config import GeneratorConfig, Slot
+from .designs import bar_through, cut_ring, load_designs, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
+from .shaping import shape_model, shape_towards
+from .symmetry import grow_mirrored
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class Growth:
     backtracks: int
     reason: str = ""
     tries: int = 1  # growth attempts made (grow_regions regrows boards the looks model or give-away rule rejects)
+    mode: str = ""  # the Queens design mode drawn (designs.MODES; the last attempt's when there were several)
 
 
 def _distance(a: int, b: int, size: int) -> int:
@@ -169,9 +174,14 @@ def grow_starbattle_regions(
 
     appetite = [rng.lognormvariate(0.0, config.growth_size_spread) for _ in region]
     least = smallest_allowed("starbattle", stars, "medium", config.allow_giveaways)
-    regions = _fill_leftovers(g, region, free, appetite, rng, least, config.growth_compactness)
+    regions = _fill_leftovers(
+        g, region, free, appetite, rng, least, config.growth_compactness, config.growth_straightness
+    )
     if regions is None:
         return Growth(None, backtracks, "a region walled in under the minimum")
+    model = shape_model(size, stars)
+    if model is not None and config.shaping_moves:
+        regions = tuple(shape_towards(regions, size, layout, least, model, rng, config.shaping_moves))
     return Growth(regions, backtracks)
 
 
@@ -183,6 +193,7 @@ def _fill_leftovers(
     rng: random.Random,
     least: int = 1,
     compactness: float = 0.0,
+    straightness: float = 0.0,
 ) -> tuple[int, ...] | None:
     """Give every free cell, one at a time, to the hungriest region beside it (ties broken at random).
 
@@ -197,9 +208,16 @@ def _fill_leftovers(
     for index, mask in enumerate(region):
         for cell in cell_list(mask):
             owner[cell] = index
+    size = g.size
     while free:
         edge = cell_list(free & g.grow(g.all_cells & ~free))
-        cell = rng.choice(edge)
+        if straightness:
+            # A cell that carries a straight arm of a region one step further is (1 + straightness) times as
+            # likely to be filled next: setters draw regions as long one-wide arms with straight runs.
+            weights = [1.0 + straightness * _extends_arm(owner, cell, size) for cell in edge]
+            cell = rng.choices(edge, weights=weights)[0]
+        else:
+            cell = rng.choice(edge)
         sides = [owner[side] for side in cell_list(g.sides[cell]) if owner[side] >= 0]
 
         hunger = {
@@ -215,6 +233,18 @@ def _fill_leftovers(
     if min(counts) < least:
         return None
     return tuple(owner)
+
+
+def _extends_arm(owner: list[int], cell: int, size: int) -> bool:
+    """Whether a free cell continues a straight line of two cells of one region (the region's only side there)."""
+    row, col = divmod(cell, size)
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        r1, c1, r2, c2 = row + dr, col + dc, row + 2 * dr, col + 2 * dc
+        if 0 <= r2 < size and 0 <= c2 < size:
+            one, two = owner[r1 * size + c1], owner[r2 * size + c2]
+            if one >= 0 and one == two:
+                return True
+    return False
 
 
 def _outline(height: int, width: int) -> tuple[tuple[int, int], ...]:
@@ -282,30 +312,117 @@ def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: s
     return rng.choice(options) if options else 0
 
 
+FRAME_INNER_COMPACTNESS = 1.0
+MIRROR_FALLBACK_PULL = 10
+
+
+def draw_mode(rng: random.Random, config: GeneratorConfig) -> str:
+    """The design mode of one Queens growth: drawn with the config's mix, or LinkedIn's measured frequencies."""
+    mix = config.queens_design_mix.model_dump() if config.queens_design_mix else load_designs().modes
+    return str(pick(mix, rng))
+
+
+def draw_design(
+    mode: str, size: int, seeds: list[int], queens: Cells, taken: Cells, least: int, rng: random.Random
+) -> dict[int, Cells]:
+    """The regions a design mode draws before growth (rings, bars, frame), by queen index; empty for the others.
+    A ring whose arcs would clash with what is drawn, or come out under `least` cells, is left out."""
+    designs = load_designs()
+    index_of = {cell: i for i, cell in enumerate(seeds)}
+    drawn: dict[int, Cells] = {}
+
+    def add(arcs: list[Cells] | None) -> None:
+        nonlocal taken
+        for arc in arcs or []:
+            drawn[index_of[(arc & queens).bit_length() - 1]] = arc
+            taken |= arc
+
+    if mode == "frame":
+        add(cut_ring(ring_cells(size, 0), queens, taken & ~queens, least, rng))
+    elif mode == "rings":
+        want = int(pick(designs.rings, rng))
+        levels = list(range((size + 1) // 2))
+        rng.shuffle(levels)
+        for level in levels:
+            if len(drawn) >= want:
+                break
+            add(cut_ring(ring_cells(size, level), queens, taken & ~queens, least, rng))
+    elif mode == "bars":
+        want = int(pick(designs.bars, rng))
+        along_rows = rng.random() < designs.bars_along_rows
+        lines = list(range(size))
+        rng.shuffle(lines)
+        used: set[int] = set()
+        for line in lines:
+            if len(drawn) >= want:
+                break
+            if used & {line - 1, line + 1}:
+                continue  # bars side by side would be stripes
+            queen = next(cell for cell in seeds if (cell // size if along_rows else cell % size) == line)
+            bar = bar_through(size, queen, along_rows, rng.randint(max(3, least), size), taken & ~(1 << queen), rng)
+            if bar:
+                add([bar])
+                used.add(line)
+    return drawn
+
+
 def grow_queens_regions(
-    size: int, queens: Cells, rng: random.Random, config: GeneratorConfig | None = None, band: str = "medium"
+    size: int,
+    queens: Cells,
+    rng: random.Random,
+    config: GeneratorConfig | None = None,
+    band: str = "medium",
+    mode: str | None = None,
 ) -> Growth:
     """Regions for a Queens layout: one per queen, from the queen's cell, as LinkedIn levels are drawn.
 
-    Some regions are motifs placed whole around their queen (bars, rectangles, crosses, ells, open frames and
-    closed rings) and do not grow;
-    one region is the background with a large appetite; the rest grow with mixed appetites, preferring cells
-    they touch on several sides (smooth borders). Single-cell regions are planted only on easy boards, on
-    `queens_single_cell_share` of them; above easy every region has at least 3 cells (None otherwise).
+    First the board's design mode (designs.py; `mode` forces one): mirror grows the map in symmetric pairs
+    (symmetry.py; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
+    rings, bars and frame draw their regions first. Then some regions are motifs placed whole around their queen
+    (bars, rectangles, crosses, ells, open frames and closed rings) and do not grow;
+    one region is the background with a large appetite (frame: the edge's regions); the rest grow with mixed
+    appetites, preferring cells they touch on several sides (smooth borders). Single-cell regions are planted only
+    on easy boards, on `queens_single_cell_share` of them; above easy every region has at least 3 cells (None
+    otherwise). Last, one-cell moves towards the symmetry the map follows best.
     """
     config = config or GeneratorConfig()
+    mode = mode or draw_mode(rng, config)
     g = grid(size)
     seeds = cell_list(queens)
     count = len(seeds)
+    # Easy boards get their single cells only where planted; a region that ends single by accident regrows.
+    least = 2 if band == "easy" or config.allow_giveaways else 3
+    plant = (band == "easy" or config.allow_giveaways) and rng.random() < config.queens_single_cell_share
+    symmetry = str(pick(load_designs().symmetries, rng)) if mode == "mirror" else None
+    # Boards differ from each other as LinkedIn's do: how big the background gets and how far the map is pulled
+    # towards symmetry are drawn per board.
+    big = config.queens_background_appetite * rng.lognormvariate(0.0, config.queens_background_spread)
+    moves = rng.randint(0, 2 * config.queens_symmetry_moves)
+    if symmetry is not None:
+        moves *= MIRROR_FALLBACK_PULL  # a mirror board the queens allow no exact map for: near symmetry instead
+    if symmetry is not None:
+        shares = (config.queens_sprawl_share, config.queens_small_share, big)
+        mirrored = grow_mirrored(size, queens, symmetry, rng, shares, config.queens_compactness, least, plant)
+        if mirrored is not None:
+            return Growth(tuple(mirrored), 0, mode=mode)
     order = rng.sample(range(count), count)
     singles: set[int] = set()
-    if (band == "easy" or config.allow_giveaways) and rng.random() < config.queens_single_cell_share:
+    if plant:
         singles = {order.pop()}
-    background = order.pop()
+    drawn = draw_design(mode, size, seeds, queens, sum(1 << seeds[i] for i in singles), least, rng)
+    order = [i for i in order if i not in drawn]
     region = [1 << cell for cell in seeds]
     appetite = [1.0] * count
     frozen = set(singles)
     taken = queens
+    for index, mask in drawn.items():
+        region[index] = mask
+        taken |= mask
+        if mode == "frame":
+            appetite[index] = big  # the frame sprawls inwards
+        else:
+            frozen.add(index)
+    background = order.pop() if order and mode != "frame" else None
     for index in order:
         roll = rng.random()
         if roll < config.queens_motif_share:
@@ -321,18 +438,19 @@ def grow_queens_regions(
                 frozen.add(index)
                 continue
         roll = rng.random()
-        if roll < config.queens_sprawl_share:
+        if mode == "frame":
+            appetite[index] = config.queens_small_appetite  # small regions inside the frame
+        elif roll < config.queens_sprawl_share:
             appetite[index] = config.queens_sprawl_appetite
         elif roll < config.queens_sprawl_share + config.queens_small_share:
             appetite[index] = config.queens_small_appetite
-    appetite[background] = config.queens_background_appetite
+    if background is not None:
+        appetite[background] = big
     owner = [-1] * (size * size)
     for index, mask in enumerate(region):
         for cell in cell_list(mask):
             owner[cell] = index
     free = g.all_cells & ~taken
-    # Easy boards get their single cells only where planted; a region that ends single by accident regrows.
-    least = 2 if band == "easy" or config.allow_giveaways else 3
     while free:
         growable = [i for i in range(count) if i not in frozen and g.grow(region[i]) & free]
         if growable:
@@ -340,7 +458,9 @@ def grow_queens_regions(
             short = [i for i in growable if region[i].bit_count() < least]
             i = rng.choice(short) if short else rng.choices(growable, weights=[appetite[j] for j in growable])[0]
             frontier = cell_list(g.grow(region[i]) & free)
-            weights = [(1 + config.queens_compactness) ** (g.sides[cell] & region[i]).bit_count() for cell in frontier]
+            # Inside a frame, the small regions are compact shapes (LinkedIn draws blocks and crosses there).
+            lean = 1 + (FRAME_INNER_COMPACTNESS if mode == "frame" and i not in drawn else config.queens_compactness)
+            weights = [lean ** (g.sides[cell] & region[i]).bit_count() for cell in frontier]
             cell = _weighted_order(frontier, weights, rng)[0]
         else:
             # Only motifs and single cells border what is left: the smallest of them takes a cell and grows on.
@@ -352,11 +472,14 @@ def grow_queens_regions(
         owner[cell] = i
         free &= ~(1 << cell)
     if any(region[i].bit_count() < least for i in range(count) if i not in singles):
-        return Growth(None, 0, "a region under the band's minimum")
-    if config.queens_symmetry_moves:
-        kept = sum(region[i] for i in singles)  # a planted single cell stays single
-        owner = symmetrize(owner, size, queens, kept, least, rng, config.queens_symmetry_moves)
-    return Growth(tuple(owner), 0)
+        return Growth(None, 0, "a region under the band's minimum", mode=mode)
+    if moves:
+        # A planted single cell stays single, drawn rings and bars stay as drawn; mirror boards the queens allowed
+        # no exact map for move towards their own symmetry, the others towards the one they follow best.
+        still = sum(drawn.values()) if mode in ("rings", "bars") else 0
+        kept = sum(region[i] for i in singles) | still
+        owner = symmetrize(owner, size, queens | still, kept, least, rng, moves, symmetry)
+    return Growth(tuple(owner), 0, mode=mode)
 
 
 def _border_planes(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -374,22 +497,40 @@ def _mirror_share(owner: np.ndarray, turns: int, flip: bool) -> float:
     return float((across & other_across).sum() + (down & other_down).sum()) / total if total else 1.0
 
 
+# designs.SYMMETRIES as (quarter turns, then a left-right flip) of numpy's rot90 and fliplr
+TURNS_AND_FLIPS = {
+    "left_right": (0, True),
+    "top_bottom": (2, True),
+    "diagonal": (3, True),
+    "anti_diagonal": (1, True),
+    "half_turn": (2, False),
+}
+
+
 def symmetrize(
-    owner: list[int], size: int, fixed: Cells, kept: Cells, least: int, rng: random.Random, attempts: int
+    owner: list[int],
+    size: int,
+    fixed: Cells,
+    kept: Cells,
+    least: int,
+    rng: random.Random,
+    attempts: int,
+    symmetry: str | None = None,
+    keep: Callable[[list[int]], bool] | None = None,
 ) -> list[int]:
-    """Partial symmetry, as LinkedIn's designers draw it: take the symmetry of the square the map already
-    follows best, then try `attempts` random one-cell boundary moves (a cell that is not a queen passes to a
-    neighbouring region; both stay connected, the loser keeps `least` cells and no region with a cell of `kept`
-    grows), keeping those that make more borders match their mirror image. Queens stay put, so the solution is
-    unchanged."""
+    """Partial symmetry, as LinkedIn's designers draw it: take `symmetry` (None: the symmetry of the square the
+    map already follows best), then try `attempts` random one-cell boundary moves (a cell not in `fixed` passes
+    to a neighbouring region; both stay connected, the loser keeps `least` cells and no region with a cell of
+    `kept` grows), keeping those that make more borders match their mirror image (and that `keep`, if given,
+    accepts: a repaired board's moves must keep it unique). Queens stay put, so the solution is unchanged."""
     g = grid(size)
     board = np.array(owner).reshape(size, size)
     symmetries = [(turns, flip) for turns in range(4) for flip in (False, True) if turns or flip]
-    turns, flip = max(symmetries, key=lambda t: _mirror_share(board, *t))
+    turns, flip = TURNS_AND_FLIPS[symmetry] if symmetry else max(symmetries, key=lambda t: _mirror_share(board, *t))
     share = _mirror_share(board, turns, flip)
     masks = region_masks(owner, int(board.max()) + 1)
     movable = cell_list(g.all_cells & ~fixed)
-    for _ in range(attempts):
+    for _ in range(attempts if movable else 0):
         cell = rng.choice(movable)
         row, col = divmod(cell, size)
         loser = int(board[row, col])
@@ -400,7 +541,7 @@ def symmetrize(
         winner = rng.choice(winners)
         board[row, col] = winner
         moved = _mirror_share(board, turns, flip)
-        if moved > share:
+        if moved > share and (keep is None or keep([int(v) for v in board.ravel()])):
             share = moved
             masks[loser] &= ~(1 << cell)
             masks[winner] |= 1 << cell
@@ -409,21 +550,24 @@ def symmetrize(
     return [int(v) for v in board.ravel()]
 
 
-def grow_raw(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
-    """One growth attempt for the slot, before any looks check."""
+def grow_raw(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig, mode: str | None = None) -> Growth:
+    """One growth attempt for the slot, before any looks check (Queens: in design `mode`, None: drawn)."""
     if slot.game == "queens":
-        return grow_queens_regions(slot.size, layout, rng, config, slot.band)
+        return grow_queens_regions(slot.size, layout, rng, config, slot.band, mode)
     return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config, config.growth_pull_for(slot.band))
 
 
 def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
     """Regions for the slot that pass the looks model and the give-away rule, in up to `growth_looks_tries`
     growth attempts (regrowing is far cheaper than repairing and grading a board the looks gate rejects later);
-    None when every attempt failed, with `tries` saying how many were made."""
+    None when every attempt failed, with `tries` saying how many were made. A Queens candidate draws its design
+    mode once and keeps it through the attempts, so the gate cannot tilt the mix of modes towards the ones it
+    passes most."""
     backtracks = 0
     reason = "no attempt"
+    mode = draw_mode(rng, config) if slot.game == "queens" else ""
     for attempt in range(1, config.growth_looks_tries + 1):
-        growth = grow_raw(slot, layout, rng, config)
+        growth = grow_raw(slot, layout, rng, config, mode or None)
         backtracks += growth.backtracks
         if growth.regions is None:
             reason = growth.reason
@@ -434,5 +578,5 @@ def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorC
         elif looks_score(puzzle) < config.looks_gate:
             reason = "looks below the gate"
         else:
-            return Growth(growth.regions, backtracks, tries=attempt)
-    return Growth(None, backtracks, reason, tries=config.growth_looks_tries)
+            return Growth(growth.regions, backtracks, tries=attempt, mode=mode)
+    return Growth(None, backtracks, reason, tries=config.growth_looks_tries, mode=mode)

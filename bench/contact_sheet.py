@@ -1,0 +1,145 @@
+"""A contact sheet: N real and N generated boards of one kind on one page, drawn by the project's renderer, as PNG.
+
+    python bench/contact_sheet.py --game queens --size 9 --count 12 --out queens.png
+    python bench/contact_sheet.py --game starbattle --size 10 --stars 2 --out sb.png --blind 7
+    python bench/contact_sheet.py --game queens --size 9 --source gated --count 24 --out q.png
+
+Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data),
+a seeded sample of those of the size. Generated: `accepted` (the default) are published boards, `generate` on the
+slot's four (Queens: three) bands in turn, seeds 0, 1, 2, ...; `gated` are growths that passed the looks gate and
+the give-away rule, before repair and grading (seconds instead of minutes). Labelled, the page has one block per
+side; with `--blind SEED` the boards are shuffled into one numbered grid and the key (which numbers are generated)
+is printed, so a reader can try to pick them out before reading it.
+
+The page is drawn with starbattle_core.svg.board_svg (no letters or labels: the regions alone) and photographed by
+the system's Chromium through Playwright (`--html` keeps the page too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from starbattle_core.formats import read_jsonl  # noqa: E402
+from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
+from starbattle_core.generator.growth import grow_gated  # noqa: E402
+from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
+from starbattle_core.puzzle import InputError, Puzzle  # noqa: E402
+from starbattle_core.svg import board_svg  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+REAL_FILES = {
+    "starbattle": ("starbattle/archive.jsonl", "starbattle/handmade.jsonl"),
+    "queens": ("queens/linkedin.jsonl",),
+}
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def real_sample(game: str, size: int, stars: int, count: int, seed: int) -> list[Puzzle]:
+    boards = [
+        p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name)) if (p.size, p.stars) == (size, stars)
+    ]
+    if not boards:
+        raise SystemExit(f"error: no real {game} board of size {size} with {stars} stars in {SHARED}")
+    return random.Random(seed).sample(boards, min(count, len(boards)))
+
+
+def generated_sample(game: str, size: int, stars: int, count: int, source: str) -> list[Puzzle]:
+    bands = [band for band in BANDS if not (game == "queens" and band == "expert")]
+    config = GeneratorConfig(max_candidates=300)
+    boards: list[Puzzle] = []
+    seed = 0
+    while len(boards) < count and seed < 20 * count:
+        slot = Slot(game, size, stars, bands[seed % len(bands)])
+        if source == "accepted":
+            board = generate(slot, seed, 300.0, config).board
+            if board is not None:
+                boards.append(board.puzzle)
+        else:
+            layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
+            growth = grow_gated(slot, layout, random.Random(seed), config)
+            if growth.regions is not None:
+                boards.append(Puzzle(size, stars, growth.regions, game, solution=layout))
+        print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
+        seed += 1
+    return boards
+
+
+def page(blocks: list[tuple[str, list[tuple[str, Puzzle]]]], cell: int) -> str:
+    """One HTML page: a heading and a wrapping row of numbered boards per block."""
+    parts = [
+        "<!doctype html><html><body style='margin:12px;font:13px sans-serif;background:#fff;color:#1a1a1a'>",
+    ]
+    for heading, boards in blocks:
+        parts.append(f"<h3 style='margin:8px 0'>{heading}</h3><div style='display:flex;flex-wrap:wrap;gap:10px'>")
+        for index, (caption, board) in enumerate(boards):
+            svg = board_svg(board, cell=cell, labels=False, letters=False, id_prefix=f"{heading[:1]}{index}")
+            parts.append(f"<figure style='margin:0;text-align:center'>{svg}<figcaption>{caption}</figcaption></figure>")
+        parts.append("</div>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def photograph(html: str, out: Path, width: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        view = browser.new_page(viewport={"width": width, "height": 600})
+        view.set_content(html)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        view.screenshot(path=str(out), full_page=True)
+        browser.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("starbattle", "queens"), required=True)
+    parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--stars", type=int, default=1)
+    parser.add_argument("--count", type=int, default=12, help="boards of each side")
+    parser.add_argument("--source", choices=("accepted", "gated"), default="accepted")
+    parser.add_argument("--blind", type=int, default=None, metavar="SEED", help="shuffle, unlabelled; print the key")
+    parser.add_argument("--seed", type=int, default=1, help="which real boards are sampled")
+    parser.add_argument("--cell", type=int, default=16, help="pixels per cell")
+    parser.add_argument("--width", type=int, default=1200, help="page width in CSS pixels")
+    parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
+    parser.add_argument("--html", type=Path, default=None, help="also keep the page as HTML here")
+    args = parser.parse_args()
+    try:
+        Slot(args.game, args.size, args.stars, "medium")
+    except InputError as error:
+        raise SystemExit(f"error: {error}") from None
+    if args.count < 1:
+        raise SystemExit("error: --count must be at least 1")
+    real = real_sample(args.game, args.size, args.stars, args.count, args.seed)
+    made = generated_sample(args.game, args.size, args.stars, len(real), args.source)
+    kind = f"{args.game} {args.size}x{args.size}" + (f" {args.stars}-star" if args.game == "starbattle" else "")
+    if args.blind is None:
+        blocks = [
+            (f"real: {kind} ({len(real)})", [(str(i + 1), p) for i, p in enumerate(real)]),
+            (f"generated, {args.source}: {kind} ({len(made)})", [(str(i + 1), p) for i, p in enumerate(made)]),
+        ]
+    else:
+        mixed = [(True, p) for p in real] + [(False, p) for p in made]
+        random.Random(args.blind).shuffle(mixed)
+        blocks = [(f"{kind}: real and generated, shuffled", [(str(i + 1), p) for i, (_, p) in enumerate(mixed)])]
+        key = [i + 1 for i, (is_real, _) in enumerate(mixed) if not is_real]
+        print(f"key: generated are {', '.join(map(str, key))}")
+    html = page(blocks, args.cell)
+    if args.html is not None:
+        args.html.write_text(html, encoding="utf-8")
+    photograph(html, args.out, args.width)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

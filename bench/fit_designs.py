@@ -1,0 +1,63 @@
+"""Measure how LinkedIn draws its Queens levels and write the design frequencies the generator draws with.
+
+    python bench/fit_designs.py            measure, print, write starbattle_core/generator/designs.json
+    python bench/fit_designs.py --check    measure and print only
+
+Every LinkedIn level in ../shared/data/queens/linkedin.jsonl is named by `designs.design_of` (the first mode that
+fits: mirror, rings, bars, frame, organic) with its parameter: which symmetry, how many ring arcs, how many bars
+and along which lines. The frequencies of the modes and of each mode's parameters are written as they are measured;
+growth.py draws a board's mode and parameters with them. Re-run when design_of changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from starbattle_core.formats import read_jsonl  # noqa: E402
+from starbattle_core.generator.designs import DESIGNS_FILE, MODES, SYMMETRIES, design_of  # noqa: E402
+
+LINKEDIN = ROOT.parent / "shared" / "data" / "queens" / "linkedin.jsonl"
+
+
+def shares(counts: Counter[str] | Counter[int], keys: list[str] | list[int]) -> dict[str, float]:
+    total = sum(counts.values()) or 1
+    return {str(key): round(counts[key] / total, 4) for key in keys}  # type: ignore[index]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="print only; do not write the designs file")
+    args = parser.parse_args()
+    levels = list(read_jsonl(str(LINKEDIN)))
+    named = [design_of(level) for level in levels]
+    modes = Counter(mode for mode, _ in named)
+    symmetries = Counter(str(value) for mode, value in named if mode == "mirror")
+    rings = Counter(int(value) for mode, value in named if mode == "rings")
+    bars = Counter(abs(int(value)) for mode, value in named if mode == "bars")
+    along_rows = sum(int(value) > 0 for mode, value in named if mode == "bars") / max(1, sum(bars.values()))
+    fitted = {
+        "fitted_by": "bench/fit_designs.py",
+        "levels": len(levels),
+        "modes": shares(modes, list(MODES)),
+        "symmetries": shares(symmetries, list(SYMMETRIES)),
+        "rings": shares(rings, sorted(rings)),
+        "bars": shares(bars, sorted(bars)),
+        "bars_along_rows": round(along_rows, 4),
+    }
+    print(f"{len(levels)} LinkedIn levels")
+    for key in ("modes", "symmetries", "rings", "bars", "bars_along_rows"):
+        print(f"  {key}: {fitted[key]}")
+    if not args.check:
+        DESIGNS_FILE.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {DESIGNS_FILE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""Designed Queens maps: the drawings LinkedIn's setters make, as the start of a board's region growth.
+
+LinkedIn's levels are pictures more than blobs. Each board is drawn in one design mode:
+
+- organic: no drawing; motifs placed whole and regions grown from their queen (growth.py);
+- mirror: the map is its own image under one symmetry of the square (a mirror left-right, top-bottom, along a
+  diagonal, or a half turn): exact where the queens allow it, near otherwise (symmetry.py grows it);
+- rings: concentric square rings around the centre, each cut into arcs that hold one queen each;
+- bars: straight one-wide bars along rows (or along columns), each through its queen;
+- frame: the board's outer ring cut into arcs, one per queen on the edge; those regions then sprawl inwards
+  (a large appetite) around small inner regions.
+
+How often each mode is drawn, and its parameters (which symmetry, how many rings or bars), are the frequencies
+measured on LinkedIn's levels by `design_of` below: bench/fit_designs.py writes them to designs.json beside this
+file. `design_of` names the mode a finished map looks drawn in (the first that fits, in the order mirror, rings,
+bars, frame, organic), so the same function measures the real levels and checks the generated ones.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TypeVar
+
+from ..puzzle import Cells, Puzzle
+from .shape import cell_list
+
+MODES = ("organic", "mirror", "rings", "bars", "frame")
+# The symmetries a map can be drawn with: involutions of the square (a quarter turn is not one: a region and its
+# image's image would differ, so it cannot be grown pairwise).
+SYMMETRIES = ("left_right", "top_bottom", "diagonal", "anti_diagonal", "half_turn")
+DESIGNS_FILE = Path(__file__).with_name("designs.json")
+
+# A map is drawn in mirror mode when this share of its neighbouring cell pairs agree with its image on "same
+# region or not" (LinkedIn: 2 of 849 levels are exact, 17% reach 0.9).
+MIRROR_SHARE = 0.9
+# A frame: at most this share of the regions touch the board's edge (LinkedIn median: 2 in 3).
+FRAME_EDGE_SHARE = 0.45
+
+
+@dataclass(frozen=True)
+class Designs:
+    """The measured design frequencies (designs.json)."""
+
+    modes: dict[str, float]
+    symmetries: dict[str, float]
+    rings: dict[int, float]  # ring arcs per ring-mode board
+    bars: dict[int, float]  # bars per bar-mode board
+    bars_along_rows: float  # share of bar-mode boards whose bars run along rows
+
+
+@lru_cache(maxsize=2)
+def load_designs(path: Path = DESIGNS_FILE) -> Designs:
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return Designs(
+        modes={k: float(v) for k, v in data["modes"].items()},
+        symmetries={k: float(v) for k, v in data["symmetries"].items()},
+        rings={int(k): float(v) for k, v in data["rings"].items()},
+        bars={int(k): float(v) for k, v in data["bars"].items()},
+        bars_along_rows=float(data["bars_along_rows"]),
+    )
+
+
+Key = TypeVar("Key", str, int)
+
+
+def pick(weights: dict[Key, float], rng: random.Random) -> Key:
+    """One key, drawn with its weight (keys in sorted order, so the draw depends on the seed alone)."""
+    keys = sorted(weights)
+    return rng.choices(keys, weights=[weights[k] for k in keys])[0]
+
+
+# --- geometry --------------------------------------------------------------------------------------------------
+
+
+def mirror_cell(cell: int, size: int, symmetry: str) -> int:
+    """The image of a cell under one of SYMMETRIES."""
+    row, col = divmod(cell, size)
+    last = size - 1
+    image = {
+        "left_right": (row, last - col),
+        "top_bottom": (last - row, col),
+        "diagonal": (col, row),
+        "anti_diagonal": (last - col, last - row),
+        "half_turn": (last - row, last - col),
+    }[symmetry]
+    return image[0] * size + image[1]
+
+
+def depth(cell: int, size: int) -> int:
+    """How many rings in from the board's edge a cell lies (0: on the edge)."""
+    row, col = divmod(cell, size)
+    return min(row, col, size - 1 - row, size - 1 - col)
+
+
+def ring_cells(size: int, level: int) -> list[int]:
+    """The cells of the ring `level` rings in from the edge, in order round the ring (clockwise from its top-left)."""
+    low, high = level, size - 1 - level
+    if low > high:
+        return []
+    if low == high:
+        return [low * size + low]
+    top = [(low, c) for c in range(low, high + 1)]
+    right = [(r, high) for r in range(low + 1, high + 1)]
+    bottom = [(high, c) for c in range(high - 1, low - 1, -1)]
+    left = [(r, low) for r in range(high - 1, low, -1)]
+    return [r * size + c for r, c in top + right + bottom + left]
+
+
+def cut_ring(ring: list[int], queens: Cells, taken: Cells, least: int, rng: random.Random) -> list[Cells] | None:
+    """The ring cut into arcs, one per queen on it, each at least `least` cells and clear of `taken`; None when
+    the ring holds no queen, crosses a taken cell, or cannot be cut so. Each cut falls at random between two
+    neighbouring queens (a ring with one queen stays closed)."""
+    if any(taken >> cell & 1 for cell in ring):
+        return None
+    spots = [i for i, cell in enumerate(ring) if queens >> cell & 1]
+    if not spots:
+        return None
+    length = len(ring)
+    if len(spots) == 1:
+        return [sum(1 << cell for cell in ring)] if length >= least else None
+    cuts = []  # the index where each arc after a queen ends (exclusive), going round
+    for here, there in zip(spots, [*spots[1:], spots[0] + length], strict=True):
+        cuts.append(rng.randint(here + 1, there))  # the arc of `here` ends somewhere before `there`
+    arcs = []
+    for k in range(len(spots)):
+        # Arc k runs from the previous cut to its own: it holds queen k (going round, modulo the length).
+        start = cuts[k - 1] - length if k == 0 else cuts[k - 1]
+        stop = cuts[k]
+        cells = [ring[i % length] for i in range(start, stop)]
+        if len(cells) < least:
+            return None
+        arcs.append(sum(1 << cell for cell in cells))
+    return arcs
+
+
+def bar_through(size: int, queen: int, along_rows: bool, length: int, taken: Cells, rng: random.Random) -> Cells:
+    """A straight bar of `length` cells along the queen's row (or column) holding the queen and no taken cell;
+    0 when none fits."""
+    row, col = divmod(queen, size)
+    at = col if along_rows else row
+    starts = list(range(max(0, at - length + 1), min(at, size - length) + 1))
+    rng.shuffle(starts)
+    for start in starts:
+        cells = (
+            [row * size + c for c in range(start, start + length)]
+            if along_rows
+            else [r * size + col for r in range(start, start + length)]
+        )
+        mask = sum(1 << cell for cell in cells)
+        if not mask & taken:
+            return mask
+    return 0
+
+
+# --- what a finished map looks drawn in ------------------------------------------------------------------------
+
+
+def symmetry_share(regions: tuple[int, ...] | list[int], size: int, symmetry: str) -> float:
+    """The share of neighbouring cell pairs (across and down) on which the map and its image agree about whether
+    the two cells share a region (1.0: the map is its own image up to the regions' names)."""
+    agree = total = 0
+    for cell in range(size * size):
+        row, col = divmod(cell, size)
+        image = mirror_cell(cell, size, symmetry)
+        for other in ((cell + 1) if col + 1 < size else -1, (cell + size) if row + 1 < size else -1):
+            if other < 0:
+                continue
+            total += 1
+            agree += (regions[cell] == regions[other]) == (
+                regions[image] == regions[mirror_cell(other, size, symmetry)]
+            )
+    return agree / total if total else 1.0
+
+
+def ring_arcs(puzzle: Puzzle) -> int:
+    """Regions of 3 or more cells lying on one ring and turning one of its corners (an arc, not a straight bar)."""
+    n = puzzle.size
+    count = 0
+    for mask in puzzle.region_masks:
+        cells = cell_list(mask)
+        levels = {depth(cell, n) for cell in cells}
+        if len(cells) < 3 or len(levels) != 1:
+            continue
+        rows = {cell // n for cell in cells}
+        cols = {cell % n for cell in cells}
+        count += len(rows) > 1 and len(cols) > 1
+    return count
+
+
+def straight_bars(puzzle: Puzzle) -> tuple[int, int]:
+    """Regions of 3 or more cells in one row, and in one column."""
+    n = puzzle.size
+    along_rows = along_cols = 0
+    for mask in puzzle.region_masks:
+        cells = cell_list(mask)
+        if len(cells) < 3:
+            continue
+        along_rows += len({cell // n for cell in cells}) == 1
+        along_cols += len({cell % n for cell in cells}) == 1
+    return along_rows, along_cols
+
+
+def edge_share(puzzle: Puzzle) -> float:
+    n = puzzle.size
+    edge = {region for cell, region in enumerate(puzzle.regions) if depth(cell, n) == 0}
+    return len(edge) / len(puzzle.region_masks)
+
+
+def design_of(puzzle: Puzzle) -> tuple[str, str | int]:
+    """The mode a map looks drawn in and its parameter (the symmetry, the rings' arcs, the bars; "" otherwise)."""
+    shares = {name: symmetry_share(puzzle.regions, puzzle.size, name) for name in SYMMETRIES}
+    best = max(SYMMETRIES, key=lambda name: shares[name])
+    if shares[best] >= MIRROR_SHARE:
+        return "mirror", best
+    arcs = ring_arcs(puzzle)
+    if arcs >= 2:
+        return "rings", arcs
+    rows, cols = straight_bars(puzzle)
+    if max(rows, cols) >= 2:
+        return "bars", rows if rows >= cols else -cols  # negative: along columns
+    if edge_share(puzzle) <= FRAME_EDGE_SHARE:
+        return "frame", ""
+    return "organic", ""

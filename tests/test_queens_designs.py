@@ -1,0 +1,227 @@
+"""Queens design modes (designs.py, symmetry.py) and Star Battle shaping (shaping.py), on seeded layouts."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import shared_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from starbattle_core.formats import read_jsonl
+from starbattle_core.generator import GeneratorConfig, Slot
+from starbattle_core.generator.designs import (
+    DESIGNS_FILE,
+    MIRROR_SHARE,
+    MODES,
+    SYMMETRIES,
+    cut_ring,
+    design_of,
+    load_designs,
+    mirror_cell,
+    ring_cells,
+    symmetry_share,
+)
+from starbattle_core.generator.growth import grow_gated, grow_queens_regions
+from starbattle_core.generator.shaping import (
+    SHAPES_FILE,
+    ShapeModel,
+    load_shapes,
+    shape_model,
+    shape_stats,
+    shape_towards,
+)
+from starbattle_core.generator.symmetry import grow_mirrored
+from starbattle_core.layouts import layout_to_cells, sample_layouts
+from starbattle_core.puzzle import Puzzle, is_connected
+
+
+def queens(size: int, seed: int) -> int:
+    return layout_to_cells(sample_layouts(size, 1, 1, np.random.default_rng([seed, 3]))[0])
+
+
+def assert_one_queen_per_connected_region(regions: tuple[int, ...] | list[int], size: int, layout: int) -> None:
+    masks = Puzzle(size, 1, tuple(regions), "queens").region_masks
+    assert len(masks) == size
+    for mask in masks:
+        assert (mask & layout).bit_count() == 1
+        assert is_connected(mask, size)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    size=st.sampled_from([7, 8, 9, 10, 11]),
+    seed=st.integers(0, 10_000),
+    mode=st.sampled_from(MODES),
+    band=st.sampled_from(["easy", "hard"]),
+)
+def test_every_mode_grows_one_connected_region_per_queen(size: int, seed: int, mode: str, band: str) -> None:
+    layout = queens(size, seed)
+    growth = grow_queens_regions(size, layout, random.Random(seed), band=band, mode=mode)
+    assert growth.mode == mode
+    if growth.regions is None:
+        return
+    assert_one_queen_per_connected_region(growth.regions, size, layout)
+    if band == "hard":
+        assert min(m.bit_count() for m in Puzzle(size, 1, growth.regions, "queens").region_masks) >= 3
+
+
+@pytest.mark.parametrize("symmetry", SYMMETRIES)
+def test_mirror_growth_is_symmetric_exactly_or_near(symmetry: str) -> None:
+    made = exact = 0
+    for seed in range(20):
+        layout = queens(9, seed)
+        owner = grow_mirrored(9, layout, symmetry, random.Random(seed), (0.2, 0.3, 6.0), -0.6, 3)
+        if owner is None:
+            continue
+        made += 1
+        assert_one_queen_per_connected_region(owner, 9, layout)
+        share = symmetry_share(owner, 9, symmetry)
+        # Near only where an axis cell had nothing but paired regions beside it: still drawn as a mirror map.
+        assert share >= MIRROR_SHARE
+        assert design_of(Puzzle(9, 1, tuple(owner), "queens"))[0] == "mirror"
+        exact += share == 1.0
+    # A diagonal puts nine cells on the axis that only self-paired regions may own: few layouts allow that.
+    least = 2 if "diagonal" in symmetry else 10
+    assert made >= least, f"{symmetry}: only {made} of 20 layouts gave a symmetric map"
+    assert exact >= made // 2, f"{symmetry}: only {exact} of {made} exact"
+
+
+def test_mirror_cells_are_involutions() -> None:
+    for symmetry in SYMMETRIES:
+        for size in (8, 9):
+            images = [mirror_cell(cell, size, symmetry) for cell in range(size * size)]
+            assert sorted(images) == list(range(size * size))
+            assert all(mirror_cell(image, size, symmetry) == cell for cell, image in enumerate(images))
+
+
+def test_rings_bars_and_frames_look_drawn_in_their_mode() -> None:
+    named = {mode: Counter[str]() for mode in ("rings", "bars", "frame")}
+    for mode, counts in named.items():
+        for seed in range(30):
+            growth = grow_queens_regions(9, queens(9, seed), random.Random(seed), band="medium", mode=mode)
+            if growth.regions is not None:
+                counts[design_of(Puzzle(9, 1, growth.regions, "queens"))[0]] += 1
+    # A ring map is also often symmetric enough to be named mirror first.
+    assert named["rings"]["rings"] + named["rings"]["mirror"] >= 20, named
+    assert named["bars"]["bars"] >= 15, named
+    assert named["frame"]["frame"] >= 10, named
+    assert named["frame"]["frame"] > 3 * named["frame"]["mirror"], named
+
+
+def test_a_ring_is_cut_into_one_arc_per_queen() -> None:
+    size = 9
+    ring = ring_cells(size, 1)
+    assert len(ring) == 4 * 7 - 4 and len(set(ring)) == len(ring)
+    layout = queens(size, 5)
+    for seed in range(20):
+        arcs = cut_ring(ring, layout, 0, 3, random.Random(seed))
+        on_ring = sum(layout >> cell & 1 for cell in ring)
+        if arcs is None:
+            continue
+        assert len(arcs) == on_ring
+        assert sum(arcs) == sum(1 << cell for cell in ring)  # the arcs partition the ring
+        for arc in arcs:
+            assert (arc & layout).bit_count() == 1 and arc.bit_count() >= 3 and is_connected(arc, size)
+    assert cut_ring(ring, layout, 1 << ring[0], 3, random.Random(0)) is None  # a taken cell on the ring
+
+
+def test_design_of_names_drawn_maps() -> None:
+    stripes = Puzzle(6, 1, tuple(r for r in range(6) for _ in range(6)), "queens")
+    assert design_of(stripes)[0] == "mirror"  # stripes are symmetric before they are bars
+    rings = Puzzle.from_grid(
+        [
+            [0, 0, 0, 1, 1, 1],
+            [0, 2, 2, 2, 3, 1],
+            [0, 2, 4, 4, 3, 1],
+            [5, 2, 4, 4, 3, 1],
+            [5, 3, 3, 3, 3, 1],
+            [5, 5, 5, 5, 1, 1],
+        ],
+        stars=1,
+        game="queens",
+    )
+    assert design_of(rings)[0] in ("rings", "mirror")
+
+
+def test_the_drawn_modes_follow_linkedins_frequencies() -> None:
+    fitted = load_designs().modes
+    drawn = Counter(
+        grow_gated(Slot("queens", 9, 1, "medium"), queens(9, seed), random.Random(seed), GeneratorConfig()).mode
+        for seed in range(300)
+    )
+    for mode in MODES:
+        assert abs(drawn[mode] / 300 - fitted[mode]) <= 0.07, (mode, drawn, fitted)
+
+
+def test_a_design_mix_replaces_the_frequencies_and_needs_one_weight() -> None:
+    config = GeneratorConfig(queens_design_mix={"bars": 1.0})
+    drawn = {grow_gated(Slot("queens", 9, 1, "hard"), queens(9, s), random.Random(s), config).mode for s in range(10)}
+    assert drawn == {"bars"}
+    with pytest.raises(ValidationError, match="at least one mode"):
+        GeneratorConfig(queens_design_mix={"bars": 0.0})
+
+
+def test_growth_in_every_mode_is_deterministic_by_seed() -> None:
+    for mode in MODES:
+        first = grow_queens_regions(9, queens(9, 4), random.Random(4), band="easy", mode=mode)
+        again = grow_queens_regions(9, queens(9, 4), random.Random(4), band="easy", mode=mode)
+        assert first == again
+
+
+def test_the_designs_file_is_what_fit_designs_measures() -> None:
+    levels = list(read_jsonl(str(shared_file("queens/linkedin.jsonl"))))
+    modes = Counter(design_of(level)[0] for level in levels)
+    stored = json.loads(DESIGNS_FILE.read_text(encoding="utf-8"))
+    assert stored["levels"] == len(levels)
+    for mode in MODES:
+        assert stored["modes"][mode] == round(modes[mode] / len(levels), 4)
+
+
+# --- Star Battle shaping ---------------------------------------------------------------------------------------
+
+
+def test_shaping_keeps_every_regions_stars_and_brings_the_shape_closer() -> None:
+    from starbattle_core.generator.growth import grow_starbattle_regions
+
+    model = shape_model(10, 2)
+    assert model is not None
+    unshaped = GeneratorConfig(shaping_moves=0)
+    closer = 0
+    for seed in range(12):
+        stars = layout_to_cells(sample_layouts(10, 2, 1, np.random.default_rng([seed, 8]))[0])
+        growth = grow_starbattle_regions(10, 2, stars, random.Random(seed), unshaped)
+        assert growth.regions is not None
+        rng = random.Random(seed)
+        target_rng = random.Random()
+        target_rng.setstate(rng.getstate())
+        target = model.draw(target_rng)
+        shaped = shape_towards(growth.regions, 10, stars, 4, model, rng, 200)
+        puzzle = Puzzle(10, 2, tuple(shaped), solution=stars)
+        for mask in puzzle.region_masks:
+            assert (mask & stars).bit_count() == 2 and is_connected(mask, 10) and mask.bit_count() >= 4
+
+        before, after = (
+            float((((shape_stats(np.array(r).reshape(10, 10)) - target) / model.scale) ** 2).sum())
+            for r in (growth.regions, shaped)
+        )
+        assert after <= before
+        closer += after < before
+    assert closer >= 10
+
+
+def test_shape_models_fall_back_to_the_nearest_fitted_size() -> None:
+    fitted = load_shapes(SHAPES_FILE)
+    assert {"10x10 2-star", "14x14 3-star", "6x6 1-star", "8x8 1-star"} <= set(fitted)
+
+    def same(model: ShapeModel | None, key: str) -> bool:
+        return model is not None and np.array_equal(model.mean, fitted[key].mean)
+
+    assert same(shape_model(12, 2), "10x10 2-star") and same(shape_model(14, 3), "14x14 3-star")
+    assert same(shape_model(7, 1), "6x6 1-star")  # 6 and 8 are as near: the smaller
+    assert shape_model(20, 4) is None
