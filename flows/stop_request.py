@@ -9,6 +9,12 @@ itself at its next `safe_point` (at least every CHECK_SECONDS, and at its end): 
 and the task runner's block closes its workers, as for a Ctrl-C anywhere else. Outside a funnel, and for a second
 signal, the handler raises at once (and the CLI reports whatever error a library made of it as the stop).
 
+SIGTERM takes one more step: for the length of a flow run, Prefect's flow engine puts its own SIGTERM handler in
+place of the command's (it raises TerminationSignal wherever the main thread is, the same pydantic trap). So the CLI
+names its handler (`route_sigterm`), and while a funnel runs SIGTERM goes to it again, and from it to the safe
+points like a Ctrl-C; Prefect's handler is back as the funnel ends. A flow run by Prefect's own runner (a served
+deployment) names none and keeps Prefect's handler, through which its runner cancels runs.
+
 Plain flags, not threading.Event: the handler runs on the main thread between two of its bytecodes, possibly inside
 an Event's own method holding its lock, and would wait on that lock for ever.
 """
@@ -16,22 +22,33 @@ an Event's own method holding its lock, and would wait on that lock for ever.
 from __future__ import annotations
 
 import functools
+import signal
 import threading
 from collections.abc import Callable
-from types import TracebackType
-from typing import ParamSpec, TypeVar
+from types import FrameType, TracebackType
+from typing import Any, ParamSpec, TypeVar
 
 CHECK_SECONDS = 0.2  # the longest a running funnel goes without looking for a stop request
+
+
+Handler = Callable[[int, FrameType | None], Any]
 
 
 class _Request:
     taking = False  # a funnel runs on the main thread and takes stop requests at its safe points
     asked = False  # a stop was asked for and not yet taken
+    sigterm: Handler | None = None  # the command's own SIGTERM handler, in force again while a funnel runs
 
 
 _request = _Request()
 Arguments = ParamSpec("Arguments")
 Result = TypeVar("Result")
+
+
+def route_sigterm(handler: Handler | None) -> None:
+    """For the CLI: while a funnel runs on the main thread, SIGTERM goes to `handler` (None: to whichever handler is
+    in place, Prefect's during a flow run)."""
+    _request.sigterm = handler
 
 
 def defer_stop() -> bool:
@@ -55,16 +72,23 @@ class SafePoints:
 
     def __init__(self) -> None:
         self.on_main_thread = threading.current_thread() is threading.main_thread()
+        self.routed = False
+        self.sigterm_before: Any = signal.SIG_DFL  # what handled SIGTERM before the block (Prefect's in a flow run)
 
     def __enter__(self) -> None:
         if self.on_main_thread:
             _request.taking = True
+            if _request.sigterm is not None:
+                before = signal.signal(signal.SIGTERM, _request.sigterm)
+                self.routed, self.sigterm_before = True, signal.SIG_DFL if before is None else before
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc_value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         if not self.on_main_thread:
             return
+        if self.routed:
+            signal.signal(signal.SIGTERM, self.sigterm_before)
         _request.taking = False  # first: from here on a signal raises at once, so no request is left untaken
         asked, _request.asked = _request.asked, False
         if asked and exc_type is None:

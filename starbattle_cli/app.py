@@ -18,6 +18,7 @@ from typing import NoReturn
 
 import typer
 
+from flows import stop_request
 from starbattle_core.puzzle import InputError
 
 from . import (
@@ -87,8 +88,7 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
     mostly inside Prefect, where pydantic can turn it into a logged traceback) but at the funnel's next safe point
     (flows/stop_request.py); a second signal raises at once."""
     _stopped_by.append(signum)
-    stop_request = sys.modules.get("flows.stop_request")
-    if stop_request is None or not stop_request.defer_stop():
+    if not stop_request.defer_stop():
         raise KeyboardInterrupt
 
 
@@ -119,10 +119,12 @@ def main() -> None:
     if sys.__stderr__ is not None:
         faulthandler.register(signal.SIGUSR1, file=sys.__stderr__, all_threads=True)
     previous = {signum: signal.signal(signum, _stop) for signum in STOP_MESSAGES}
+    stop_request.route_sigterm(_stop)  # Prefect's flow engine puts its own in place for a run: see stop_request
     _stopped_by.clear()
     try:
         _main()
     finally:
+        stop_request.route_sigterm(None)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 

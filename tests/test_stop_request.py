@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from conftest import run_starbattle
 from prefect.context import serialize_context
+from prefect.exceptions import TerminationSignal
 from pydantic import BaseModel, field_serializer
 
 from flows import stop_request
@@ -45,17 +46,18 @@ def cli_handler() -> Iterator[None]:
         app._stopped_by.clear()
 
 
-class CtrlCInsideSerializer:
-    """A trace function: one Ctrl-C, as Prefect's settings serializer (Python code that pydantic calls while
-    `serialize_context` runs) starts: where the CI run's signal landed."""
+class SignalInsideSerializer:
+    """A trace function: one signal (a Ctrl-C unless told), as Prefect's settings serializer (Python code that
+    pydantic calls while `serialize_context` runs) starts: where the CI runs' signals landed."""
 
-    def __init__(self) -> None:
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        self.signum = signum
         self.sent = False
 
     def __call__(self, frame: FrameType, event: str, _arg: object) -> None:
         if event == "call" and frame.f_code.co_name == "_ser_model" and not self.sent:
             self.sent = True
-            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(self.signum)
 
 
 class NeverDone:
@@ -73,14 +75,15 @@ class StandInRunner:
     `serialize_context`, hand over the task) and leaves them running: no stage ever finishes, so the funnel waits
     for one until it is stopped."""
 
-    def __init__(self, interrupt_first: bool) -> None:
+    def __init__(self, interrupt_first: bool, signum: int = signal.SIGINT) -> None:
         self.interrupt_first = interrupt_first
+        self.signum = signum
         self.submitted: list[str] = []
 
     def submit(self, _task: Any, parameters: dict[str, Any]) -> NeverDone:
         previous = sys.gettrace()
         if self.interrupt_first and not self.submitted:
-            sys.settrace(CtrlCInsideSerializer())
+            sys.settrace(SignalInsideSerializer(self.signum))
         try:
             serialize_context()
         finally:
@@ -110,6 +113,30 @@ def test_a_ctrl_c_inside_a_submission_stops_the_funnel_after_it_not_inside_it() 
     # The interrupted submission went through whole; the stop came at the safe point before the next one.
     assert len(runner.submitted) == 1 and _raised_in(stopped.value) == "safe_point"
     assert app._stopped_by == [signal.SIGINT]
+
+
+def prefects_sigterm_handler(signum: int, _frame: FrameType | None) -> None:
+    """What Prefect's flow engine puts on SIGTERM for the length of a run: it raises TerminationSignal."""
+    raise TerminationSignal(signum)
+
+
+@pytest.mark.usefixtures("cli_handler")
+def test_a_sigterm_inside_a_submission_during_a_flow_run_stops_the_funnel_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The CLI's handler takes SIGTERM back from Prefect's while the funnel runs, and gives it back after."""
+    monkeypatch.setattr(stop_request._request, "sigterm", app._stop)  # as `starbattle`'s main routes it
+    previous = signal.signal(signal.SIGTERM, prefects_sigterm_handler)
+    try:
+        settings, works = _works(2)
+        runner = StandInRunner(interrupt_first=True, signum=signal.SIGTERM)
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            run_rounds(settings, runner, 1, works, publish=lambda: None)
+        assert signal.getsignal(signal.SIGTERM) is prefects_sigterm_handler
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert len(runner.submitted) == 1 and _raised_in(stopped.value) == "safe_point"
+    assert app._stopped_by == [signal.SIGTERM]
 
 
 @pytest.mark.usefixtures("cli_handler")
