@@ -21,6 +21,27 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+# The files that take the most of a worker's time (processes, servers, clusters: `--durations`), first: `pytest -n 2
+# --dist loadfile` hands out whole files in collection order, so these start at once and the short files fill in
+# around them, instead of the longest (test_workers.py, last by name) running alone at the end. Only the order.
+LONGEST_FIRST = (
+    "test_flows.py",
+    "test_served.py",
+    "test_signals.py",
+    "test_concurrent.py",
+    "test_workers.py",
+    "test_dask.py",
+    "test_servers.py",
+    "test_counter.py",
+    "test_picture.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: number for number, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def shared_file(relative: str) -> Path:
     path = SHARED_DATA / relative
     if not path.exists():
