@@ -6,7 +6,7 @@ shared database must hold exactly one board per date and slot.
 
 Slow to start (a Prefect server, a deployment, two workers, a subprocess per flow run: 2-4 minutes on a loaded
 2-core machine; 292 s measured under load), so the pipeline's own work is kept tiny: three small slots, one date a
-run, in-process generation; and the test runs in the slow job (`pytest -m slow`).
+run, in-process generation; and the test is marked slow (`pytest` leaves it out; CI runs it).
 """
 
 from __future__ import annotations
