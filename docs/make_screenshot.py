@@ -10,23 +10,15 @@ every request that is not a file of the site is refused, as on a page a player o
 from __future__ import annotations
 
 import argparse
-import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import sync_playwright
-
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# No update checks, no sync, no first-run pages: the browser makes no request of its own.
-QUIET = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(REPO / "tests"))
+
+from chromium import CHROMIUM, QUIET  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
 
 def screenshot(site: Path, date: str, out: Path, width: int, height: int) -> None:

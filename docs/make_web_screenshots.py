@@ -17,6 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
+from chromium import CHROMIUM, QUIET  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from site_day import DAY, store_day, write_config  # noqa: E402
 from web_server import web_server  # noqa: E402
@@ -27,7 +28,6 @@ from starbattle_store.db import open_database  # noqa: E402
 from starbattle_web.site import publish_day  # noqa: E402
 
 IMAGES = REPO / "docs" / "images"
-QUIET = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
 def main() -> None:
@@ -38,7 +38,7 @@ def main() -> None:
         store_day(root)
         publish_day(root / "site", DAY, day_boards(open_database(f"sqlite:///{root / 'db' / 'starbattle.db'}"), DAY))
         with web_server(root / "web", root / "site") as server, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=QUIET)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
             page = browser.new_page(viewport={"width": 900, "height": 1100})
             puzzle = next(read_jsonl(str(REPO.parent / "shared" / "data" / "starbattle" / "handmade.jsonl")))
             page.goto(server.url + "solve")

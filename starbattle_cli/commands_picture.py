@@ -8,12 +8,10 @@ misread shows itself; a picture with no readable board is refused with one line 
 from __future__ import annotations
 
 import json
-import sys
 
 import typer
 
-from starbattle_core.formats import puzzle_to_json
-from starbattle_core.puzzle import InputError
+from starbattle_core.formats import puzzle_to_json, read_source
 
 from .picture_input import MAX_PICTURE_BYTES, read_board_picture
 
@@ -35,15 +33,7 @@ def from_image(
     ),
 ) -> None:
     """Read a board from a picture and print it as one JSON line: {"game", "size", "stars", "regions"}."""
-    if path == "-":
-        data, name = sys.stdin.buffer.read(MAX_PICTURE_BYTES + 1), "<stdin>"
-    else:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_PICTURE_BYTES + 1)
-        except OSError as error:
-            raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-        name = path
+    data, name = read_source(path, MAX_PICTURE_BYTES)
     board = read_board_picture(data, stars, game, name)
     typer.echo(json.dumps(puzzle_to_json(board.puzzle)))
     if as_json:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from starbattle_core.formats import MAX_INPUT_BYTES, parse_puzzles, puzzle_from_json, read_puzzles
+from starbattle_core.formats import MAX_INPUT_BYTES, parse_puzzles, puzzle_from_json, read_puzzles, read_source
 from starbattle_core.grader.hint import marks_from_json
 from starbattle_core.puzzle import Cells, InputError, Puzzle, PuzzleError
 
@@ -94,26 +94,13 @@ def plain_terminal() -> bool:
 
 def read_text(path: str) -> tuple[str, str]:
     """The text of a file (or of standard input for `-`) and the name errors give it."""
-    content: str | bytes
-    if path == "-":
-        stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test may swap in a text-only stream
-        content = stream.read(MAX_INPUT_BYTES + 1)
-        name = "<stdin>"
-    else:
-        try:
-            with open(path, "rb") as handle:
-                content = handle.read(MAX_INPUT_BYTES + 1)
-        except OSError as error:
-            raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-        name = path
+    content, name = read_source(path, MAX_INPUT_BYTES)
     if len(content) > MAX_INPUT_BYTES:
         raise InputError(f"{name}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB, the limit for a puzzle file")
-    if isinstance(content, bytes):
-        try:
-            content = content.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise PuzzleError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
-    return content, name
+    try:
+        return content.decode("utf-8-sig"), name
+    except UnicodeDecodeError as error:
+        raise PuzzleError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
 
 
 def player_boards(content: str, name: str, stars: int | None = None) -> list[tuple[Puzzle, Cells, Cells]]:

@@ -399,19 +399,23 @@ def read_puzzles(source: str | os.PathLike[str], *, stars: int | None = None) ->
     ...
     starbattle_core.puzzle.InputError: cannot read no/such/file.jsonl: No such file or directory
     """
-    content: str | bytes
-    if source == "-":
-        stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test may swap in a text-only stream
-        content = stream.read(MAX_INPUT_BYTES + 1)  # one byte over the limit tells a file that is too big
-        name = "<stdin>"
-    else:
-        try:
-            with open(source, "rb") as handle:
-                content = handle.read(MAX_INPUT_BYTES + 1)
-        except OSError as error:
-            raise InputError(f"cannot read {source}: {error.strerror or error}") from None
-        name = str(source)
+    content, name = read_source(source, MAX_INPUT_BYTES)
     return parse_puzzles(content, name, stars=stars)
+
+
+def read_source(source: str | os.PathLike[str], limit: int) -> tuple[bytes, str]:
+    """The bytes of a file (``"-"``: standard input), at most `limit` + 1 of them (one byte over the limit tells a
+    file that is too big), and the name errors give it. A file that cannot be opened is one InputError."""
+    if source == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a test may swap in a text-only stream
+            return sys.stdin.read(limit + 1).encode("utf-8"), "<stdin>"
+        return stream.read(limit + 1), "<stdin>"
+    try:
+        with open(source, "rb") as handle:
+            return handle.read(limit + 1), str(source)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror or error}") from None
 
 
 def read_jsonl(path: str) -> Iterator[Puzzle]:

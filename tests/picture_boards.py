@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from chromium import CHROMIUM, QUIET
 from PIL import Image, ImageFilter
 
 from starbattle_core.formats import puzzle_to_puzzlink, read_jsonl
@@ -36,16 +36,6 @@ from starbattle_core.puzzle import Puzzle
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 FIXTURES = REPO / "tests" / "picture_fixtures"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# No update checks, no sync, no first-run pages: the browser makes no request of its own.
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 KINDS = ("puzzlink", "newspaper", "linkedin")
 VARIANTS = ("page", "hidpi", "small", "jpeg")
 # LinkedIn's Queens colours in the order the clones hand them to regions A, B, C, ... (samimsu/queens-game-linkedin,
@@ -196,7 +186,7 @@ class PictureMaker:
         if not Path(CHROMIUM).exists():
             raise FileNotFoundError(f"{CHROMIUM} is missing: apt-get install chromium")
         self._playwright = sync_playwright().start()
-        self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         self._pages = {
             scale: self._browser.new_context(
                 viewport={"width": 1000, "height": 700}, device_scale_factor=scale

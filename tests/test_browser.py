@@ -17,12 +17,12 @@ import dataclasses
 import json
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import CHROMIUM, QUIET
 from conftest import shared_file
 from playwright.sync_api import sync_playwright
 from site_day import DAY, store_day, write_config
@@ -34,16 +34,6 @@ from starbattle_store import day_boards
 from starbattle_store.db import open_database
 from starbattle_web.site import publish_day
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# No update checks, no sync, no first-run pages: the browser makes no request of its own.
-QUIET = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 CHAIN = [
     {"code": "assume", "stars": [[0, 0]], "empties": [], "sentence": "suppose R1C1 is a star"},
     {
