@@ -63,7 +63,9 @@ def raw_candidates(game: str, real: list[Puzzle], count: int, seed: int) -> list
     rng = random.Random(seed)
     shapes = Counter((p.size, p.stars) for p in real)
     keys = sorted(shapes)
-    config = GeneratorConfig()
+    # Shaped without its spread offset: the offset lowers the size spread on purpose, for the repair and selection
+    # that widen it after the looks gate; a model fitted against it would learn to gate the offset away.
+    config = GeneratorConfig(shaping_spread_offset={})
     boards: list[Puzzle] = []
     index = 0
     while len(boards) < count:

@@ -24,7 +24,7 @@ from .config import GeneratorConfig, Slot
 from .designs import bar_through, cut_ring, load_designs, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
-from .shaping import shape_model, shape_towards
+from .shaping import kind_key, shape_model, shape_towards
 from .symmetry import grow_mirrored
 
 
@@ -181,7 +181,8 @@ def grow_starbattle_regions(
         return Growth(None, backtracks, "a region walled in under the minimum")
     model = shape_model(size, stars)
     if model is not None and config.shaping_moves:
-        regions = tuple(shape_towards(regions, size, layout, least, model, rng, config.shaping_moves))
+        offset = config.shaping_spread_offset.get(kind_key(size, stars), 0.0)
+        regions = tuple(shape_towards(regions, size, layout, least, model, rng, config.shaping_moves, offset))
     return Growth(regions, backtracks)
 
 

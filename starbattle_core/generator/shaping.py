@@ -112,12 +112,14 @@ def shape_towards(
     model: ShapeModel,
     rng: random.Random,
     attempts: int,
+    spread_offset: float = 0.0,
 ) -> list[int]:
     """The map after `attempts` random one-cell boundary moves, each kept when it brings the statistics closer to
-    a target drawn from `model` (see the module docstring)."""
+    a target drawn from `model` (see the module docstring), its size spread lowered by `spread_offset`."""
     g = grid(size)
     board = np.array(owner, dtype=np.int32).reshape(size, size)
     target = model.draw(rng)
+    target[SHAPE_STATS.index("spread")] -= spread_offset
 
     def distance() -> float:
         return float((((shape_stats(board) - target) / model.scale) ** 2).sum())
