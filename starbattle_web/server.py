@@ -20,6 +20,8 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import multiprocessing.forkserver
+import signal
 from collections import Counter
 from collections.abc import AsyncIterator
 from concurrent.futures import Future
@@ -122,6 +124,14 @@ def make_app(
             context=_worker_context(),
         )
         pools.append(pool)
+        # The forkserver starts with Ctrl-C ignored, and its children inherit that from their first instruction: a
+        # worker forked while a terminal's Ctrl-C reaches the job (pebble replaces the workers a stop cancels) would
+        # otherwise get it before start_worker ignores it, and print a traceback.
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, handler)
         try:
             # The workers start now, not under the first request.
             await asyncio.gather(*(asyncio.wrap_future(pool.schedule(_ready)) for _ in range(workers)))
