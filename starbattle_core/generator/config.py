@@ -6,6 +6,7 @@ defaults are written out in the `generator:` section of config/starbattle.yaml.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -154,6 +155,15 @@ class GeneratorConfig(BaseModel):
     queens_small_share: float = Field(0.3, ge=0, le=1)
     queens_sprawl_appetite: float = Field(3.0, gt=0)
     queens_small_appetite: float = Field(0.3, gt=0)
+
+    @model_validator(mode="after")
+    def _spread_offset_kinds(self) -> GeneratorConfig:
+        for kind, offset in self.shaping_spread_offset.items():
+            if not re.fullmatch(r"\d+x\d+ \d+-star", kind) or kind.split("x")[0] != kind.split("x")[1].split()[0]:
+                raise ValueError(f"shaping_spread_offset: kind {kind!r} is not like '10x10 2-star'")
+            if offset < 0:
+                raise ValueError(f"shaping_spread_offset: {kind} offset {offset} is below 0")
+        return self
 
     def repair_rounds(self, game: str) -> int:
         return self.repair_rounds_queens if game == "queens" else self.repair_rounds_starbattle
