@@ -43,8 +43,8 @@ from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # 
 from starbattle_core.generator.designs import MODES  # noqa: E402
 from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
-from starbattle_core.generator.looks import FEATURES, looks_features, smallest_allowed  # noqa: E402
-from starbattle_core.generator.repair import repair  # noqa: E402
+from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
+from starbattle_core.generator.stages import repair_for_slot  # noqa: E402
 from starbattle_core.grader import GradingConfig  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
@@ -291,16 +291,7 @@ def measure_repair(game: str, count: int) -> None:
                 continue
             grown += 1
             puzzle = Puzzle(size, stars, growth.regions, game, solution=candidate.layout)
-            least = smallest_allowed(game, stars, band, config.allow_giveaways)
-            mended = repair(
-                puzzle,
-                candidate.layout,
-                config.repair_rounds(game),
-                candidate.rng,
-                config.repair_sample,
-                least=least,
-                undo=config.repair_undo,
-            )
+            mended = repair_for_slot(puzzle, slot, candidate.rng, config)
             if mended.status == "unique":
                 unique += 1
                 moved.append(sum(a != b for a, b in zip(puzzle.regions, mended.puzzle.regions, strict=True)))

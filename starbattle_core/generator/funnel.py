@@ -30,10 +30,9 @@ from ..grader import Grade, GradingConfig
 from ..puzzle import Cells, Puzzle
 from .board import Board, Counters
 from .config import BANDS, GeneratorConfig, Slot
-from .looks import gives_away, looks_score, smallest_allowed
-from .repair import repair
+from .looks import gives_away, looks_score
 from .similarity import near_duplicate
-from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge
+from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge, repair_for_slot
 from .tuning import tune
 
 FUNNEL = ("sample", "grow", "grade", "score", "tune", "verify")
@@ -206,16 +205,7 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
                 hunted = None
         rounds = 0
         if hunted is None:
-            least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
-            mended = repair(
-                puzzle,
-                candidate.layout,
-                config.repair_rounds(slot.game),
-                candidate.rng,
-                config.repair_sample,
-                least=least,
-                undo=config.repair_undo,
-            )
+            mended = repair_for_slot(puzzle, slot, candidate.rng, config)
             stage.counters.repair_rounds += mended.rounds
             stage.lap("repair")
             if mended.status != "unique":

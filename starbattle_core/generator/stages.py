@@ -2,7 +2,7 @@
 
 draw_layout      stage 1: a uniformly random star layout (never "least used first")
 grow_regions     stages 2-3: Star Battle or Queens region growth around it
-repair           stage 4 (repair.py): impostor moves until the intended solution is the only one
+repair_for_slot  stage 4 (repair.py): impostor moves until the intended solution is the only one
 grade_for_slot   stages 5-6: the step solver, capped for the easier bands (easy hunting by volume)
 judge            stages 5, 7: stuck, band and fun verdicts
 looks_score      stage 8 (looks.py)
@@ -22,6 +22,8 @@ from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import BANDS, GeneratorConfig, Slot
 from .growth import Growth, grow_gated
+from .looks import smallest_allowed
+from .repair import Repair, repair
 
 # The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
 QUEENS_HYPOTHETICAL_COST = min(t.cost for t in QUEENS_TECHNIQUES if t.tier >= 4)
@@ -34,6 +36,14 @@ def draw_layout(slot: Slot, rng: np.random.Generator) -> Cells:
 
 def grow_regions(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig) -> Growth:
     return grow_gated(slot, layout, rng, config)
+
+
+def repair_for_slot(puzzle: Puzzle, slot: Slot, rng: random.Random, config: GeneratorConfig) -> Repair:
+    """Repair with the config's rounds, sample and give-back, never shrinking a region into a give-away."""
+    assert puzzle.solution is not None, "repair needs the intended solution"
+    least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
+    rounds = config.repair_rounds(slot.game)
+    return repair(puzzle, puzzle.solution, rounds, rng, config.repair_sample, least=least, undo=config.repair_undo)
 
 
 def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:
