@@ -2,6 +2,7 @@
 
     python bench/fit_looks.py                 fit, print the held-out separation, write looks_model.json
     python bench/fit_looks.py --check         fit and print only (the model file is left alone)
+    python bench/fit_looks.py --draw          fit the looks draw instead, write looks_draw_model.json (minutes)
 
 Real boards: every board of ../shared/data for the game (Star Battle: archive, hand-made, labelled, at the
 (size, stars) the generator is measured on; Queens: LinkedIn and community levels of sizes 6-12). Generated:
@@ -12,6 +13,12 @@ A board outside the range the real training boards span on any feature is out of
 0 (held-out real boards can fall outside it too). The gate offset is the logit at the `--gate-percentile` of the
 real training boards: that share of real boards scores under 50, and so does whatever generated board looks less
 designed.
+
+`--draw` fits the looks draw (looks.py) the same way, one model per size (and stars) with enough real boards,
+against the boards the draw meets: candidates of that size through the funnel's sample and grow stages (growth,
+repair, the looks gate, the draw itself off), bands in turn. Its offset is the logit at the `--draw-percentile` of those generated training boards,
+where the draw's chance reaches 1; the script prints the share of held-out generated boards the draw keeps and
+the held-out AUC of real against them. Fit the gate first: the draw meets what the gate passes.
 
 Re-run after any change to growth (growth.py, designs.py, symmetry.py, shaping.py, their data files: the generated
 side moves) and commit the new looks_model.json; bench/looks_auc.py then measures what still tells the two apart.
@@ -36,8 +43,10 @@ from logistic_fit import auc, fit_standardised, model_entry  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import GeneratorConfig, Slot  # noqa: E402
+from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_raw  # noqa: E402
-from starbattle_core.generator.looks import FEATURES, MODEL_FILE, looks_features  # noqa: E402
+from starbattle_core.generator.looks import DRAW_FILE, FEATURES, MODEL_FILE, draw_key, looks_features  # noqa: E402
+from starbattle_core.grader import GradingConfig  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
 
@@ -48,6 +57,9 @@ REAL_FILES = {
 }
 STARBATTLE_SHAPES = {(6, 1), (8, 1), (10, 2), (14, 3)}
 QUEENS_SIZES = range(6, 13)
+# The looks draw is fitted for a size with at least this many real boards (Queens 7x7 to 11x11); other sizes are
+# published as they come out of the gate.
+DRAW_LEAST_REAL = 100
 BANDS = {"starbattle": ("easy", "medium", "hard", "expert"), "queens": ("easy", "medium", "hard")}
 
 
@@ -79,6 +91,60 @@ def raw_candidates(game: str, real: list[Puzzle], count: int, seed: int) -> list
         if growth.regions is not None:
             boards.append(Puzzle(size, stars, growth.regions, game, solution=layout))
     return boards
+
+
+def funnel_boards(game: str, real: list[Puzzle], count: int, seed: int) -> list[Puzzle]:
+    """About `count` boards as the looks draw meets them (the sample and grow stages with the draw off), the
+    sizes in the real boards' proportions and each size's share split evenly over the bands."""
+    config, grading = GeneratorConfig(looks_draw=False), GradingConfig()
+    shapes = Counter((p.size, p.stars) for p in real)
+    boards: list[Puzzle] = []
+    for (size, stars), seen in sorted(shapes.items()):
+        for band in BANDS[game]:
+            slot = Slot(game, size, stars, band)
+            want, first = max(1, round(count * seen / len(real) / len(BANDS[game]))), 0
+            got: list[Puzzle] = []
+            while len(got) < want:
+                batch = sample_stage(new_batch(slot, seed, range(first, first + 10)), config, grading)
+                got += [c.puzzle for c in grow_stage(batch, config, grading).candidates if c.puzzle is not None]
+                first += 10
+            boards += got[:want]
+    return boards
+
+
+def fit_draw(
+    game: str, real: list[Puzzle], generated_count: int, percentile: float, penalty: float, seed: int
+) -> dict[str, object]:
+    """The looks draw of one size (and stars): `real` are the real boards of that size."""
+    generated = funnel_boards(game, real, generated_count, seed)
+    x_real, x_gen = matrix(real), matrix(generated)
+    split = np.random.default_rng(seed)
+    held_real = split.random(len(real)) < 0.5
+    held_gen = split.random(len(generated)) < 0.5
+    train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
+    labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
+    fit = fit_standardised(train, labels, penalty)
+    low, high = train.min(axis=0), train.max(axis=0)
+
+    def logits(x: np.ndarray) -> np.ndarray:  # as the model file's reader computes them: features clipped
+        return fit.logits(np.clip(x, low, high))
+
+    offset = float(np.percentile(logits(x_gen[~held_gen]), percentile))
+    test_real, test_gen = logits(x_real[held_real]), logits(x_gen[held_gen])
+    kept = float(np.exp(np.minimum(test_gen - offset, 0.0)).mean())
+    print(
+        f"{draw_key(game, real[0].size, real[0].stars)} draw: {len(real)} real, {len(generated)} boards past the grow stage; held-out AUC "
+        f"{auc(test_real, test_gen):.3f}; chance 1 from the generated boards' {percentile:g}th percentile: the draw "
+        f"keeps {kept:.1%} of held-out generated boards"
+    )
+    return {
+        **model_entry(FEATURES, fit, offset, low, high),
+        "draw_percentile": percentile,
+        "real_boards": len(real),
+        "generated_boards": len(generated),
+        "held_out_auc": round(auc(test_real, test_gen), 4),
+        "held_out_kept": round(kept, 4),
+    }
 
 
 def matrix(boards: list[Puzzle]) -> np.ndarray:
@@ -130,7 +196,27 @@ def main() -> None:
     parser.add_argument("--gate-percentile", type=float, default=10.0)
     parser.add_argument("--penalty", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--draw", action="store_true", help="fit the looks draw (looks_draw_model.json)")
+    parser.add_argument("--draw-games", nargs="+", default=["queens"], choices=("starbattle", "queens"))
+    parser.add_argument("--draw-percentile", type=float, default=95.0)
+    parser.add_argument("--draw-largest", type=int, default=12, help="sizes above this are not fitted")
+    parser.add_argument("--draw-generated", type=int, default=600, help="boards past the grow stage per size")
     args = parser.parse_args()
+    if args.draw:
+        drawn = {}
+        for game in args.draw_games:
+            real = real_boards(game)
+            for (size, stars), seen in sorted(Counter((p.size, p.stars) for p in real).items()):
+                if seen >= DRAW_LEAST_REAL and size <= args.draw_largest:
+                    same = [p for p in real if (p.size, p.stars) == (size, stars)]
+                    drawn[draw_key(game, size, stars)] = fit_draw(
+                        game, same, args.draw_generated, args.draw_percentile, args.penalty, args.seed
+                    )
+        if not args.check:
+            fitted = {"fitted_by": "bench/fit_looks.py --draw", "seed": args.seed, "games": drawn}
+            DRAW_FILE.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {DRAW_FILE.relative_to(ROOT)}")
+        return
     games = {
         game: fit_game(game, args.generated, args.gate_percentile, args.penalty, args.seed)
         for game in ("starbattle", "queens")

@@ -52,7 +52,10 @@ class Standardised:
 def fit_standardised(train: np.ndarray, labels: np.ndarray, penalty: float) -> Standardised:
     """Standardise each feature over the training rows (labels 1 and 0), then fit."""
     mean = train.mean(axis=0)
-    scale = train.std(axis=0) + 1e-9
+    spread = train.std(axis=0)
+    # A feature constant over the training rows (no 10x10 2-star board has a region of 2 cells) gets scale 1, not a
+    # near-zero one that the model file's 6 decimals would round to 0.
+    scale = np.where(spread > 1e-6, spread, 1.0)
     weights, intercept = fit_logistic((train - mean) / scale, labels, penalty)
     return Standardised(mean, scale, weights, intercept)
 

@@ -40,10 +40,13 @@ class LogisticModel:
         rows = zip(self.features, self.mean, self.scale, self.weights, self.low, self.high, strict=True)
         return tuple((name, w * (min(max(features[name], lo), hi) - m) / s) for name, m, s, w, lo, hi in rows)
 
+    def logit(self, features: dict[str, float]) -> float:
+        """The intercept plus every feature's part."""
+        return self.intercept + sum(part for _, part in self.parts(features))
+
     def score(self, features: dict[str, float]) -> float:
         """0-100, unrounded."""
-        logit = self.intercept + sum(part for _, part in self.parts(features))
-        value = min(max(logit - self.offset, -50.0), 50.0)
+        value = min(max(self.logit(features) - self.offset, -50.0), 50.0)
         return 100.0 / (1.0 + math.exp(-value))
 
 

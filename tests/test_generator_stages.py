@@ -34,7 +34,8 @@ from starbattle_core.generator import (
     star_overlap,
 )
 from starbattle_core.generator.growth import grow_gated
-from starbattle_core.generator.looks import gives_away, smallest_allowed
+from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
+from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss
@@ -248,6 +249,37 @@ def test_the_looks_gate_rejects_raw_growth_that_real_boards_pass() -> None:
     raw += [looks_score(queens_board(9, seed)) for seed in range(30)]
     rejected = sum(s < gate for s in raw) / len(raw)
     assert 0.2 <= rejected <= 0.95
+
+
+def grown_and_repaired(slot: Slot, config: GeneratorConfig, count: int) -> dict[int, Puzzle]:
+    """Candidates 0..count-1 of a slot through the funnel's sample and grow stages: index -> board."""
+    grading = GradingConfig()
+    batch = grow_stage(sample_stage(new_batch(slot, 0, range(count)), config, grading), config, grading)
+    return {c.index: c.puzzle for c in batch.candidates if c.puzzle is not None}
+
+
+def test_the_looks_draw_keeps_boards_the_more_often_the_more_real_they_look() -> None:
+    # Fitted on real 9x9 levels against boards past the grow stage: real levels must be kept more often than those.
+    slot = Slot("queens", 9, 1, "medium")
+    without = grown_and_repaired(slot, GeneratorConfig(looks_draw=False), 60)
+    real = [p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.size == 9][:60]
+    assert np.mean([draw_chance(p) for p in real]) > np.mean([draw_chance(p) for p in without.values()]) + 0.1
+    # The draw only ever drops a board the gate passed (it is the grow stage's last draw from a candidate's stream),
+    # and what it keeps is likelier to be kept again than what it dropped.
+    drawn = grown_and_repaired(slot, GeneratorConfig(), 60)
+    assert set(drawn) < set(without) and len(drawn) <= 0.8 * len(without)
+    assert all(drawn[index].regions == without[index].regions for index in drawn)
+    dropped = [without[index] for index in set(without) - set(drawn)]
+    assert np.mean([draw_chance(p) for p in drawn.values()]) > np.mean([draw_chance(p) for p in dropped])
+
+
+def test_the_looks_draw_leaves_sizes_without_a_draw_model_alone() -> None:
+    # No Star Battle draw model: the draw keeps every board and draws nothing from its stream.
+    slot = Slot("starbattle", 10, 2, "hard")
+    assert draw_chance(starbattle_board(10, 2, 0)) == 1.0
+    assert grown_and_repaired(slot, GeneratorConfig(looks_draw=False), 12) == grown_and_repaired(
+        slot, GeneratorConfig(), 12
+    )
 
 
 def gated(slot: Slot, seed: int) -> Puzzle | None:

@@ -64,3 +64,12 @@ def test_each_model_file_reads_to_one_model_per_game_over_its_features(module, g
         middle = {name: (low + high) / 2 for name, low, high in zip(model.features, model.low, model.high, strict=True)}
         assert model.within(middle) and 0 < model.score(middle) < 100
         assert not model.within({**middle, model.features[0]: model.high[0] + 1})
+
+
+def test_the_looks_draw_model_has_one_model_per_queens_size_with_enough_real_boards() -> None:
+    models = load_models(looks.DRAW_FILE)
+    assert set(models) == {looks.draw_key("queens", n, 1) for n in range(7, 12)}
+    for model in models.values():
+        assert model.features == looks.FEATURES and all(scale > 0 for scale in model.scale)
+        middle = {name: (low + high) / 2 for name, low, high in zip(model.features, model.low, model.high, strict=True)}
+        assert math.isfinite(model.logit(middle))

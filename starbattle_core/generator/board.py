@@ -14,7 +14,7 @@ REASONS = (
     "growth_failed",  # region growth painted itself into a corner too often
     "no_solution",  # the counter found no solution, or not the intended one
     "ambiguous",  # still more than one solution after the repair rounds
-    "ugly",  # looks score under the gate
+    "ugly",  # looks score under the gate, or not kept by the looks draw
     "stuck",  # the step solver got stuck (it never guesses)
     "wrong_band",  # solved, but not in the slot's band (or too hard for the band's capped solver)
     "low_fun",  # experience score under the gate

@@ -72,6 +72,9 @@ class GeneratorConfig(BaseModel):
     # 50 rejects what plays (looks) less designed than that share of designed boards.
     fun_gate: float = Field(50.0, ge=0, le=100)
     looks_gate: float = Field(50.0, ge=0, le=100)
+    # After the gate, keep a board with a chance that grows with how like the real boards it looks (looks.py's looks
+    # draw, looks_draw_model.json): the published boards' shapes follow the real boards' instead of the generator's.
+    looks_draw: bool = True
     # Hill-climb tuning: boundary nudges tried per candidate that is unique and stuck-free but off target.
     tune_rounds_starbattle: int = Field(12, ge=0)  # a 10x10 grade costs up to a second: fewer, closer nudges
     tune_rounds_queens: int = Field(30, ge=0)

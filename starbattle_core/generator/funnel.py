@@ -2,7 +2,7 @@
 
     sample   draw each candidate's layout; drop near-duplicates of the day's boards
     grow     region growth, then impostor repair (easy slots first try the capped solver on the raw board:
-             completing it proves uniqueness), then the looks gate (an ugly board is not worth grading)
+             completing it proves uniqueness), then the looks gate and draw (an ugly board is not worth grading)
     grade    the step solver, capped for the easier bands
     score    band and fun verdicts; a board near its band is sent on to tuning instead of being dropped
     tune     hill-climb the boards sent on; the final band, fun and looks gates
@@ -30,7 +30,7 @@ from ..grader import Grade, GradingConfig
 from ..puzzle import Cells, Puzzle
 from .board import Board, Counters
 from .config import BANDS, GeneratorConfig, Slot
-from .looks import gives_away, looks_score
+from .looks import gives_away, looks_draw, looks_score
 from .similarity import near_duplicate
 from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge, repair_for_slot
 from .tuning import tune
@@ -215,6 +215,7 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
         stage.counters.unique_raw += rounds == 0
         stage.counters.unique_repaired += 1
         ugly = looks_score(puzzle) < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways)
+        ugly = ugly or (config.looks_draw and not looks_draw(puzzle, candidate.rng))
         stage.lap("looks")
         if ugly:
             stage.reject("ugly")

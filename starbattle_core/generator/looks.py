@@ -24,10 +24,21 @@ logistic regression would extrapolate there. Otherwise `looks_score` is the mode
 100 * sigmoid(logit - offset), `offset` the logit at the real boards' gate percentile recorded in the model file), so
 a score of 50 is that percentile for both games: the config's `looks_gate` of 50 rejects what looks less designed
 than that share of real boards.
+
+The gate only cuts the tail; repair and the choice of the band shift the boards that pass it as a whole. The looks
+draw (`looks_draw`) turns what reaches it into what the real boards look like, on these features: a second
+logistic regression, fitted on the real boards against the boards that come out of growth, repair and the gate
+(looks_draw_model.json, `python bench/fit_looks.py --draw`), estimates log(real density / generated density), since
+its classes are weighted equally; a board is kept with chance exp(logit - top), at most 1, `top` being the logit
+at a high percentile of those generated boards. That is rejection sampling with the classifier's odds as the
+density ratio (Azadi et al., "Discriminator rejection sampling", 2019); capping the ratio at `top` trades the
+last of the likeness for candidates.
 """
 
 from __future__ import annotations
 
+import math
+import random
 from pathlib import Path
 
 import numpy as np
@@ -50,6 +61,7 @@ FEATURES = (
     "largest",
 )
 MODEL_FILE = Path(__file__).with_name("looks_model.json")
+DRAW_FILE = Path(__file__).with_name("looks_draw_model.json")
 
 
 def region_grid(puzzle: Puzzle) -> np.ndarray:
@@ -176,6 +188,27 @@ def looks_score(puzzle: Puzzle) -> float:
     model = load_models(MODEL_FILE)[puzzle.game]
     features = looks_features(puzzle)
     return round(model.score(features), 1) if model.within(features) else 0.0
+
+
+def draw_key(game: str, size: int, stars: int) -> str:
+    """A looks draw model's key: "queens 9x9", "starbattle 10x10 2-star"."""
+    return f"{game} {size}x{size}" + (f" {stars}-star" if game == "starbattle" else "")
+
+
+def draw_chance(puzzle: Puzzle) -> float:
+    """The chance the looks draw keeps a board: exp(logit - top), at most 1; 1 for a size the draw model has no
+    entry for (Star Battle, and Queens sizes with fewer than 100 real boards: bench/fit_looks.py)."""
+    model = load_models(DRAW_FILE).get(draw_key(puzzle.game, puzzle.size, puzzle.stars))
+    if model is None:
+        return 1.0
+    return math.exp(min(model.logit(looks_features(puzzle)) - model.offset, 0.0))
+
+
+def looks_draw(puzzle: Puzzle, rng: random.Random) -> bool:
+    """Whether the looks draw keeps a board; a sure keep draws nothing from `rng`, so boards of a size without a
+    draw model meet the same random choices with the draw on or off."""
+    chance = draw_chance(puzzle)
+    return chance >= 1.0 or rng.random() < chance
 
 
 def smallest_allowed(game: str, stars: int, band: str, allow_giveaways: bool = False) -> int:
