@@ -14,14 +14,17 @@ A board outside the range the real training boards span on any feature is out of
 real training boards: that share of real boards scores under 50, and so does whatever generated board looks less
 designed.
 
-`--draw` fits the looks draw (looks.py) the same way, one model per size (and stars) with enough real boards,
-against the boards the draw meets: candidates of that size through the funnel's sample and grow stages (growth,
-repair, the looks gate, the draw itself off), bands in turn. Its offset is the logit at the `--draw-percentile` of those generated training boards,
-where the draw's chance reaches 1; the script prints the share of held-out generated boards the draw keeps and
-the held-out AUC of real against them. Fit the gate first: the draw meets what the gate passes.
+`--draw` fits the looks draw (looks.py) the same way, one model per Queens size with enough real boards, against
+the boards the draw meets: candidates of that size through the funnel's sample and grow stages (growth, repair,
+the looks gate, the draw itself off), bands in turn. Its offset is the logit at the `--draw-percentile` of those
+generated training boards, where the draw's chance reaches 1; the script prints the share of held-out generated
+boards the draw keeps and the held-out AUC of real against them. Fit the gate first: the draw meets what the gate
+passes. (`--draw --check --draw-games starbattle` measures a Star Battle draw, which is not in the model file: see
+docs/engine.md.)
 
-Re-run after any change to growth (growth.py, designs.py, symmetry.py, shaping.py, their data files: the generated
-side moves) and commit the new looks_model.json; bench/looks_auc.py then measures what still tells the two apart.
+Re-run after any change to growth or repair (growth.py, designs.py, symmetry.py, shaping.py, repair.py, their data
+files: the generated side moves) and commit the new looks_model.json and looks_draw_model.json;
+bench/looks_auc.py then measures what still tells the two apart.
 """
 
 from __future__ import annotations
@@ -132,8 +135,9 @@ def fit_draw(
     offset = float(np.percentile(logits(x_gen[~held_gen]), percentile))
     test_real, test_gen = logits(x_real[held_real]), logits(x_gen[held_gen])
     kept = float(np.exp(np.minimum(test_gen - offset, 0.0)).mean())
+    key = draw_key(game, real[0].size, real[0].stars)
     print(
-        f"{draw_key(game, real[0].size, real[0].stars)} draw: {len(real)} real, {len(generated)} boards past the grow stage; held-out AUC "
+        f"{key} draw: {len(real)} real, {len(generated)} boards past the grow stage; held-out AUC "
         f"{auc(test_real, test_gen):.3f}; chance 1 from the generated boards' {percentile:g}th percentile: the draw "
         f"keeps {kept:.1%} of held-out generated boards"
     )

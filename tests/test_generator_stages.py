@@ -33,8 +33,8 @@ from starbattle_core.generator import (
     repair,
     star_overlap,
 )
-from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
+from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
