@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from logistic_fit import auc, fit_standardised, model_entry  # noqa: E402
+from logistic_fit import Standardised, auc, fit_standardised, model_entry  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import GeneratorConfig, Slot  # noqa: E402
@@ -115,18 +115,26 @@ def funnel_boards(game: str, real: list[Puzzle], count: int, seed: int) -> list[
     return boards
 
 
+def fit_on_halves(
+    x_real: np.ndarray, x_gen: np.ndarray, penalty: float, seed: int
+) -> tuple[np.ndarray, np.ndarray, Standardised]:
+    """Real (1) against generated (0), fitted on the half of each side not held out: the held-out masks and the fit."""
+    split = np.random.default_rng(seed)
+    held_real = split.random(len(x_real)) < 0.5
+    held_gen = split.random(len(x_gen)) < 0.5
+    train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
+    labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
+    return held_real, held_gen, fit_standardised(train, labels, penalty)
+
+
 def fit_draw(
     game: str, real: list[Puzzle], generated_count: int, percentile: float, penalty: float, seed: int
 ) -> dict[str, object]:
     """The looks draw of one size (and stars): `real` are the real boards of that size."""
     generated = funnel_boards(game, real, generated_count, seed)
     x_real, x_gen = matrix(real), matrix(generated)
-    split = np.random.default_rng(seed)
-    held_real = split.random(len(real)) < 0.5
-    held_gen = split.random(len(generated)) < 0.5
+    held_real, held_gen, fit = fit_on_halves(x_real, x_gen, penalty, seed)
     train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
-    labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
-    fit = fit_standardised(train, labels, penalty)
     low, high = train.min(axis=0), train.max(axis=0)
 
     def logits(x: np.ndarray) -> np.ndarray:  # as the model file's reader computes them: features clipped
@@ -159,12 +167,7 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
     real = real_boards(game)
     generated = raw_candidates(game, real, generated_count, seed)
     x_real, x_gen = matrix(real), matrix(generated)
-    split = np.random.default_rng(seed)
-    held_real = split.random(len(real)) < 0.5
-    held_gen = split.random(len(generated)) < 0.5
-    train = np.vstack([x_real[~held_real], x_gen[~held_gen]])
-    labels = np.concatenate([np.ones((~held_real).sum()), np.zeros((~held_gen).sum())])
-    fit = fit_standardised(train, labels, penalty)
+    held_real, held_gen, fit = fit_on_halves(x_real, x_gen, penalty, seed)
 
     low, high = x_real[~held_real].min(axis=0), x_real[~held_real].max(axis=0)
 
