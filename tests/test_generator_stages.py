@@ -38,7 +38,7 @@ from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
-from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss
+from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss, repair_for_slot
 from starbattle_core.generator.tuning import band_middle
 from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
@@ -215,6 +215,36 @@ def test_repair_lifts_the_unique_share() -> None:
         raw += mended.status == "unique" and mended.rounds == 0
         repaired += mended.status == "unique"
     assert repaired >= 15 and repaired > raw
+
+
+def test_reshaping_after_repair_keeps_the_board_unique_and_its_stars_in_place() -> None:
+    """Repaired 10x10 2-star boards are shaped again (the daily kind): every one stays unique with the intended
+    solution and no star moves; some come out different from the board repair left."""
+    slot = Slot("starbattle", 10, 2, "hard")
+    plain = GeneratorConfig(reshaping_moves=0)
+    reshaped = changed = 0
+    for seed in range(12):
+        board = starbattle_board(10, 2, seed)
+        before = repair_for_slot(board, slot, random.Random(seed), plain)
+        after = repair_for_slot(board, slot, random.Random(seed), GeneratorConfig())
+        assert after.status == before.status and after.rounds == before.rounds
+        if after.status != "unique" or not after.rounds:
+            continue
+        reshaped += 1
+        changed += after.puzzle.regions != before.puzzle.regions
+        counted = count_solutions(after.puzzle, 2)
+        assert counted.exact and counted.solutions == (board.solution,)
+        assert_holds_intended(after.puzzle)
+    assert reshaped >= 3 and changed >= 1
+
+
+def test_reshaping_leaves_kinds_it_was_not_measured_on_alone() -> None:
+    slot = Slot("starbattle", 8, 1, "medium")
+    for seed in range(6):
+        board = starbattle_board(8, 1, seed)
+        on = repair_for_slot(board, slot, random.Random(seed), GeneratorConfig())
+        off = repair_for_slot(board, slot, random.Random(seed), GeneratorConfig(reshaping_moves=0))
+        assert on.puzzle.regions == off.puzzle.regions
 
 
 # --- looks -------------------------------------------------------------------------------------------------

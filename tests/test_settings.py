@@ -129,6 +129,10 @@ def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, pipeline: dict,
             {"generator": {"shaping_spread_offset": {"10x10 2star": 0.1}}},
             "generator: shaping_spread_offset: kind '10x10 2star' is not like '10x10 2-star'",
         ),
+        (
+            {"generator": {"reshaping_spread_offset": {"ten by ten": 0.1}}},
+            "generator: reshaping_spread_offset: kind 'ten by ten' is not like '10x10 2-star'",
+        ),
     ],
 )
 def test_each_engine_section_mistake_names_its_key(tmp_path: Path, raw: dict, expected: str) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -113,9 +114,11 @@ def shape_towards(
     rng: random.Random,
     attempts: int,
     spread_offset: float = 0.0,
+    keep: Callable[[list[int]], bool] | None = None,
 ) -> list[int]:
     """The map after `attempts` random one-cell boundary moves, each kept when it brings the statistics closer to
-    a target drawn from `model` (see the module docstring), its size spread lowered by `spread_offset`."""
+    a target drawn from `model` (see the module docstring), its size spread lowered by `spread_offset`, and when
+    `keep` (if given) accepts the map it makes."""
     g = grid(size)
     board = np.array(owner, dtype=np.int32).reshape(size, size)
     target = model.draw(rng)
@@ -137,7 +140,7 @@ def shape_towards(
         winner = rng.choice(winners)
         board[row, col] = winner
         moved = distance()
-        if moved < current:
+        if moved < current and (keep is None or keep([int(v) for v in board.ravel()])):
             current = moved
             masks[loser] &= ~(1 << cell)
             masks[winner] |= 1 << cell

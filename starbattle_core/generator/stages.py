@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import numpy as np
 
+from ..counter import count_solutions
 from ..grader import QUEENS_TECHNIQUES, Grade, GradingConfig, grade
 from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
@@ -24,6 +26,7 @@ from .config import BANDS, GeneratorConfig, Slot
 from .growth import Growth, grow_gated
 from .looks import smallest_allowed
 from .repair import Repair, repair
+from .shaping import kind_key, shape_model, shape_towards
 
 # The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
 QUEENS_HYPOTHETICAL_COST = min(t.cost for t in QUEENS_TECHNIQUES if t.tier >= 4)
@@ -43,7 +46,23 @@ def repair_for_slot(puzzle: Puzzle, slot: Slot, rng: random.Random, config: Gene
     assert puzzle.solution is not None, "repair needs the intended solution"
     least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
     rounds = config.repair_rounds(slot.game)
-    return repair(puzzle, puzzle.solution, rounds, rng, config.repair_sample, least=least, undo=config.repair_undo)
+    mended = repair(puzzle, puzzle.solution, rounds, rng, config.repair_sample, least=least, undo=config.repair_undo)
+    kind = kind_key(slot.size, slot.stars)
+    model = shape_model(slot.size, slot.stars) if slot.game == "starbattle" else None
+    if mended.status != "unique" or not mended.rounds or model is None or kind not in config.reshaping_spread_offset:
+        return mended
+    # Repair's moves carry arms and odd sizes into the map that shaping drew: shape it again, unique all the way.
+    intended = puzzle.solution
+
+    def unique(regions: list[int]) -> bool:
+        result = count_solutions(Puzzle(slot.size, slot.stars, tuple(regions), solution=intended), 2)
+        return result.count == 1 and result.exact and result.solutions[0] == intended
+
+    offset = config.reshaping_spread_offset[kind]
+    regions = shape_towards(
+        mended.puzzle.regions, slot.size, intended, least, model, rng, config.reshaping_moves, offset, unique
+    )
+    return replace(mended, puzzle=replace(mended.puzzle, regions=tuple(regions)))
 
 
 def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:
