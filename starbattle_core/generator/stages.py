@@ -2,7 +2,8 @@
 
 draw_layout      stage 1: a uniformly random star layout (never "least used first")
 grow_regions     stages 2-3: Star Battle or Queens region growth around it
-repair_for_slot  stage 4 (repair.py): impostor moves until the intended solution is the only one
+repair_for_slot  stage 4 (repair.py): impostor moves until the intended solution is the only one; Star Battle
+                 boards of the kinds measured are then shaped again (shaping.py), unique all the way
 grade_for_slot   stages 5-6: the step solver, capped for the easier bands (easy hunting by volume)
 judge            stages 5, 7: stuck, band and fun verdicts
 looks_score      stage 8 (looks.py)
