@@ -112,6 +112,11 @@ def make_app(
         """A stop has come: end the work under way (its requests answer 503 at once), so the server need not wait
         for a long walkthrough before it stops. Safe to call from a signal handler."""
         stopping.append(True)
+        # The pool first (it only marks the pool stopped): a pool still running replaces the workers of cancelled
+        # work, and a worker forked while the server goes down fails to start and prints a traceback. The
+        # lifespan's join ends the workers either way.
+        for pool in pools:
+            pool.stop()
         for future in list(running):
             future.cancel()
 
