@@ -17,7 +17,7 @@ the move that breaks the most of them, 70% (bench_generator.py --unique).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..counter import CountResult, count_solutions
@@ -213,6 +213,18 @@ def repair(
         )
 
 
+def still_unique(puzzle: Puzzle, intended: Cells, count: Counter = count_solutions) -> Callable[[Sequence[int]], bool]:
+    """Whether a region map for `puzzle`'s size, stars and game has exactly one solution, the intended one: the test
+    every move after repair must pass to be kept."""
+
+    def unique(regions: Sequence[int]) -> bool:
+        board = Puzzle(puzzle.size, puzzle.stars, tuple(regions), puzzle.game, solution=intended)
+        result = count(board, 2)
+        return result.count == 1 and result.exact and result.solutions[0] == intended
+
+    return unique
+
+
 def undo_moves(
     puzzle: Puzzle, first: tuple[int, ...], intended: Cells, rng: random.Random, count: Counter, least: int
 ) -> Puzzle:
@@ -223,6 +235,7 @@ def undo_moves(
     needless: given back, the board keeps more of the drawing it was grown as (LinkedIn-like symmetry, rings)."""
     size = puzzle.size
     g = grid(size)
+    unique = still_unique(puzzle, intended, count)
     for _ in range(2):
         moved = [cell for cell in range(size * size) if puzzle.regions[cell] != first[cell]]
         rng.shuffle(moved)
@@ -234,10 +247,8 @@ def undo_moves(
                 continue
             regions = list(puzzle.regions)
             regions[cell] = home
-            back = Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
-            result = count(back, 2)
-            if result.count == 1 and result.exact and result.solutions[0] == intended:
-                puzzle = back
+            if unique(regions):
+                puzzle = Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
     return puzzle
 
 
@@ -249,10 +260,6 @@ def redraw_symmetry(puzzle: Puzzle, intended: Cells, rng: random.Random, count: 
     """A repaired Queens board pulled back towards the symmetry it follows best (growth.symmetrize), each move
     kept only while the board stays unique: repair moves a fifth of a 9x9 board's cells on the way to uniqueness,
     and published boards had lost the symmetry LinkedIn's levels show (border symmetry median 0.64 against 0.81)."""
-
-    def unique(regions: list[int]) -> bool:
-        result = count(Puzzle(puzzle.size, 1, tuple(regions), "queens", solution=intended), 2)
-        return result.count == 1 and result.exact and result.solutions[0] == intended
-
+    unique = still_unique(puzzle, intended, count)
     regions = symmetrize(list(puzzle.regions), puzzle.size, intended, 0, least, rng, REDRAW_MOVES, keep=unique)
     return Puzzle(puzzle.size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)

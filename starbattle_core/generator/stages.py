@@ -19,14 +19,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..counter import count_solutions
 from ..grader import QUEENS_TECHNIQUES, Grade, GradingConfig, grade
 from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import BANDS, GeneratorConfig, Slot
 from .growth import Growth, grow_gated
 from .looks import smallest_allowed
-from .repair import Repair, repair
+from .repair import Repair, repair, still_unique
 from .shaping import kind_key, shape_model, shape_towards
 
 # The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
@@ -53,13 +52,8 @@ def repair_for_slot(puzzle: Puzzle, slot: Slot, rng: random.Random, config: Gene
     if mended.status != "unique" or not mended.rounds or model is None or kind not in config.reshaping_spread_offset:
         return mended
     # Repair's moves carry arms and odd sizes into the map that shaping drew: shape it again, unique all the way.
-    intended = puzzle.solution
-
-    def unique(regions: list[int]) -> bool:
-        result = count_solutions(Puzzle(slot.size, slot.stars, tuple(regions), solution=intended), 2)
-        return result.count == 1 and result.exact and result.solutions[0] == intended
-
-    offset = config.reshaping_spread_offset[kind]
+    intended, offset = puzzle.solution, config.reshaping_spread_offset[kind]
+    unique = still_unique(mended.puzzle, intended)
     regions = shape_towards(
         mended.puzzle.regions, slot.size, intended, least, model, rng, config.reshaping_moves, offset, unique
     )
