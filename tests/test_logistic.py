@@ -70,6 +70,21 @@ def test_the_looks_draw_model_has_one_model_per_queens_size_with_enough_real_boa
     models = load_models(looks.DRAW_FILE)
     assert set(models) == {looks.draw_key("queens", n, 1) for n in range(7, 12)}
     for model in models.values():
-        assert model.features == looks.FEATURES and all(scale > 0 for scale in model.scale)
+        assert model.features == looks.DRAW_FEATURES and all(scale > 0 for scale in model.scale)
         middle = {name: (low + high) / 2 for name, low, high in zip(model.features, model.low, model.high, strict=True)}
         assert math.isfinite(model.logit(middle))
+
+
+def test_the_draw_features_name_the_symmetry_a_map_follows_its_convex_regions_smallest_region_and_edge() -> None:
+    # Region 4 is a U (not convex along its rows), region 0 a frame open on the right (not convex along its columns).
+    rows = ["00011", "02211", "04441", "04341", "00000"]
+    puzzle = Puzzle(5, 1, tuple(int(c) for row in rows for c in row), "queens")
+    features = looks.draw_features(puzzle)
+    assert {name: features[name] for name in looks.FEATURES} == looks.looks_features(puzzle)
+    mirrored = Puzzle(
+        5, 1, tuple(int(c) for row in ["00100", "02220", "04440", "04340", "00000"] for c in row), "queens"
+    )
+    assert looks.draw_features(mirrored)["mirror"] == 1.0 and features["mirror"] < 1.0
+    assert features["convex"] == 3 / 5  # regions 0 and 4 are not orthogonally convex
+    assert features["smallest"] == 1 / 5  # a single cell against 5 cells a region
+    assert features["edge"] == 2 / 5

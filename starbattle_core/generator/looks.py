@@ -60,6 +60,10 @@ FEATURES = (
     "tiny",
     "largest",
 )
+# The looks draw sees six more: once it saw only FEATURES, published Queens boards were still told from LinkedIn's
+# (bench/looks_auc.py) by which symmetry a map follows, how many regions are convex, the smallest region and how many
+# regions reach the edge.
+DRAW_FEATURES = (*FEATURES, "half_turn", "mirror", "diagonal", "convex", "smallest", "edge")
 MODEL_FILE = Path(__file__).with_name("looks_model.json")
 DRAW_FILE = Path(__file__).with_name("looks_draw_model.json")
 
@@ -85,23 +89,21 @@ def _borders(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return grid[:-1, :] != grid[1:, :], grid[:, :-1] != grid[:, 1:]
 
 
-def _symmetry(grid: np.ndarray) -> float:
-    """The best share of border segments kept by one of the 7 non-trivial symmetries of the square."""
+def _kept(grid: np.ndarray, image: np.ndarray) -> float:
+    """The share of the map's border segments that lie on border segments of `image` (the map moved by a symmetry)."""
     across, down = _borders(grid)
     total = int(across.sum() + down.sum())
     if not total:
         return 1.0
-    best = 0
-    for turns in range(4):
-        for flip in (False, True):
-            if turns == 0 and not flip:
-                continue
-            image = np.rot90(grid, turns)
-            if flip:
-                image = np.fliplr(image)
-            other_across, other_down = _borders(image)
-            best = max(best, int((across & other_across).sum() + (down & other_down).sum()))
-    return best / total
+    other_across, other_down = _borders(image)
+    return int((across & other_across).sum() + (down & other_down).sum()) / total
+
+
+def _symmetry(grid: np.ndarray) -> float:
+    """The best share of border segments kept by one of the 7 non-trivial symmetries of the square."""
+    images = [np.rot90(grid, turns) for turns in range(1, 4)]
+    images += [np.fliplr(np.rot90(grid, turns)) for turns in range(4)]
+    return max(_kept(grid, image) for image in images)
 
 
 def looks_features(puzzle: Puzzle) -> dict[str, float]:
@@ -183,6 +185,29 @@ def looks_features(puzzle: Puzzle) -> dict[str, float]:
     }
 
 
+def draw_features(puzzle: Puzzle) -> dict[str, float]:
+    """The looks features and DRAW_FEATURES' six more (see the module docstring)."""
+    grid = region_grid(puzzle)
+    n = puzzle.size
+    count = int(grid.max()) + 1
+    areas = np.bincount(grid.ravel(), minlength=count)
+    # One plane per region; a region is convex along a line when the line enters it at most once.
+    planes = grid[None, :, :] == np.arange(count)[:, None, None]
+    enters_row = planes & ~np.pad(planes, ((0, 0), (0, 0), (1, 0)))[:, :, :-1]
+    enters_col = planes & ~np.pad(planes, ((0, 0), (1, 0), (0, 0)))[:, :-1, :]
+    convex = (enters_row.sum(axis=2).max(axis=1) <= 1) & (enters_col.sum(axis=1).max(axis=1) <= 1)
+    edge = np.unique(np.concatenate([grid[0], grid[-1], grid[:, 0], grid[:, -1]]))
+    return {
+        **looks_features(puzzle),
+        "half_turn": _kept(grid, np.rot90(grid, 2)),
+        "mirror": max(_kept(grid, np.fliplr(grid)), _kept(grid, np.flipud(grid))),
+        "diagonal": max(_kept(grid, grid.T), _kept(grid, np.rot90(grid, 2).T)),
+        "convex": float(convex.mean()),
+        "smallest": float(areas.min() * count / (n * n)),
+        "edge": len(edge) / count,
+    }
+
+
 def looks_score(puzzle: Puzzle) -> float:
     """0-100: how typical of real boards of its game the regions look (50: the real boards' gate percentile)."""
     model = load_models(MODEL_FILE)[puzzle.game]
@@ -201,7 +226,7 @@ def draw_chance(puzzle: Puzzle) -> float:
     model = load_models(DRAW_FILE).get(draw_key(puzzle.game, puzzle.size, puzzle.stars))
     if model is None:
         return 1.0
-    return math.exp(min(model.logit(looks_features(puzzle)) - model.offset, 0.0))
+    return math.exp(min(model.logit(draw_features(puzzle)) - model.offset, 0.0))
 
 
 def looks_draw(puzzle: Puzzle, rng: random.Random) -> bool:
