@@ -19,7 +19,7 @@ real boards, against the boards `generate` publishes with the draw off (seeds fr
 every core). The draw meets a board after repair, but grading, the band, fun and tuning then choose what is
 published: rejection sampling turns what is published into the real boards when its density ratio is real against
 published. (Fitted against the boards it meets, published Queens 9x9 boards stayed at held-out AUC 0.71 against
-LinkedIn's, bench/looks_auc.py --accepted 150; fitted so, 0.68.) Its offset is the logit at the `--draw-percentile`
+LinkedIn's, bench/looks_auc.py --accepted 150; fitted so, 0.67.) Its offset is the logit at the `--draw-percentile`
 of those generated training boards, where the draw's chance reaches 1; the script prints the share of held-out
 generated boards the draw keeps and the held-out AUC of real against them. Fit the gate first: the draw meets what
 the gate passes. (`--draw --check --draw-games starbattle` measures a Star Battle draw, which is not in the model

@@ -25,14 +25,16 @@ logistic regression would extrapolate there. Otherwise `looks_score` is the mode
 a score of 50 is that percentile for both games: the config's `looks_gate` of 50 rejects what looks less designed
 than that share of real boards.
 
-The gate only cuts the tail; repair and the choice of the band shift the boards that pass it as a whole. The looks
-draw (`looks_draw`) turns what reaches it into what the real boards look like, on these features: a second
-logistic regression, fitted on the real boards against the boards that come out of growth, repair and the gate
-(looks_draw_model.json, `python bench/fit_looks.py --draw`), estimates log(real density / generated density), since
-its classes are weighted equally; a board is kept with chance exp(logit - top), at most 1, `top` being the logit
-at a high percentile of those generated boards. That is rejection sampling with the classifier's odds as the
-density ratio (Azadi et al., "Discriminator rejection sampling", 2019); capping the ratio at `top` trades the
-last of the likeness for candidates.
+The gate only cuts the tail; repair, grading, the band and tuning shift the boards that pass it as a whole. The
+looks draw (`looks_draw`) turns what is published into what the real boards look like, on these features and six
+more (DRAW_FEATURES: the border shares kept by a half turn, by the better mirror and by the better diagonal, the
+share of orthogonally convex regions, the smallest region over the average one, the share of regions on the edge):
+a second logistic regression, fitted on the real boards against the boards `generate` publishes with the draw off
+(looks_draw_model.json, `python bench/fit_looks.py --draw`), estimates log(real density / published density), since
+its classes are weighted equally; a board that passes repair is kept with chance exp(logit - top), at most 1, `top`
+being the logit at a high percentile of those published boards. That is rejection sampling with the classifier's
+odds as the density ratio (Azadi et al., "Discriminator rejection sampling", 2019); capping the ratio at `top`
+trades the last of the likeness for candidates.
 """
 
 from __future__ import annotations
