@@ -91,9 +91,10 @@ def _borders(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return grid[:-1, :] != grid[1:, :], grid[:, :-1] != grid[:, 1:]
 
 
-def _kept(grid: np.ndarray, image: np.ndarray) -> float:
-    """The share of the map's border segments that lie on border segments of `image` (the map moved by a symmetry)."""
-    across, down = _borders(grid)
+def _kept(borders: tuple[np.ndarray, np.ndarray], image: np.ndarray) -> float:
+    """The share of a map's border segments (`borders`, its _borders) that lie on border segments of `image` (the
+    map moved by a symmetry)."""
+    across, down = borders
     total = int(across.sum() + down.sum())
     if not total:
         return 1.0
@@ -105,7 +106,8 @@ def _symmetry(grid: np.ndarray) -> float:
     """The best share of border segments kept by one of the 7 non-trivial symmetries of the square."""
     images = [np.rot90(grid, turns) for turns in range(1, 4)]
     images += [np.fliplr(np.rot90(grid, turns)) for turns in range(4)]
-    return max(_kept(grid, image) for image in images)
+    borders = _borders(grid)
+    return max(_kept(borders, image) for image in images)
 
 
 def looks_features(puzzle: Puzzle) -> dict[str, float]:
@@ -199,11 +201,12 @@ def draw_features(puzzle: Puzzle) -> dict[str, float]:
     enters_col = planes & ~np.pad(planes, ((0, 0), (1, 0), (0, 0)))[:, :-1, :]
     convex = (enters_row.sum(axis=2).max(axis=1) <= 1) & (enters_col.sum(axis=1).max(axis=1) <= 1)
     edge = np.unique(np.concatenate([grid[0], grid[-1], grid[:, 0], grid[:, -1]]))
+    borders = _borders(grid)
     return {
         **looks_features(puzzle),
-        "half_turn": _kept(grid, np.rot90(grid, 2)),
-        "mirror": max(_kept(grid, np.fliplr(grid)), _kept(grid, np.flipud(grid))),
-        "diagonal": max(_kept(grid, grid.T), _kept(grid, np.rot90(grid, 2).T)),
+        "half_turn": _kept(borders, np.rot90(grid, 2)),
+        "mirror": max(_kept(borders, np.fliplr(grid)), _kept(borders, np.flipud(grid))),
+        "diagonal": max(_kept(borders, grid.T), _kept(borders, np.rot90(grid, 2).T)),
         "convex": float(convex.mean()),
         "smallest": float(areas.min() * count / (n * n)),
         "edge": len(edge) / count,
