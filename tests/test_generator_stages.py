@@ -34,8 +34,10 @@ from starbattle_core.generator import (
     star_overlap,
 )
 from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
+from starbattle_core.generator.designs import SYMMETRIES, figure_share, symmetry_share
 from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
+from starbattle_core.generator.repair import tidy_figures
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss, repair_for_slot
@@ -236,6 +238,31 @@ def test_reshaping_after_repair_keeps_the_board_unique_and_its_stars_in_place() 
         assert counted.exact and counted.solutions == (board.solution,)
         assert_holds_intended(after.puzzle)
     assert reshaped >= 3 and changed >= 1
+
+
+def test_tidying_figures_keeps_a_repaired_queens_board_unique_and_makes_its_regions_more_symmetric() -> None:
+    """Tidying (after repair) keeps the board unique with the same queens, single cells single and the map's own
+    symmetry no lower, and raises the regions' summed figure share on most boards."""
+    tidied = raised = 0
+    for seed in range(12):
+        board = queens_board(9, seed, "easy" if seed % 3 == 0 else "medium")
+        mended = repair(board, board.solution, GeneratorConfig().repair_rounds_queens, random.Random(seed), 8)
+        if mended.status != "unique":
+            continue
+        before = mended.puzzle
+        after = tidy_figures(before, board.solution, random.Random(seed), count_solutions, 1)
+        tidied += 1
+        counted = count_solutions(after, 2)
+        assert counted.exact and counted.solutions == (board.solution,)
+        assert_holds_intended(after)
+        singles = [mask for mask in before.region_masks if mask.bit_count() == 1]
+        assert all(mask in after.region_masks for mask in singles)
+        mirror = max(SYMMETRIES, key=lambda name: symmetry_share(before.regions, 9, name))
+        assert symmetry_share(after.regions, 9, mirror) >= symmetry_share(before.regions, 9, mirror)
+        shares = [sum(figure_share(mask, 9) for mask in p.region_masks) for p in (before, after)]
+        assert shares[1] >= shares[0]
+        raised += shares[1] > shares[0]
+    assert tidied >= 6 and raised >= tidied - 1
 
 
 def test_reshaping_leaves_kinds_it_was_not_measured_on_alone() -> None:

@@ -22,6 +22,7 @@ from starbattle_core.generator.designs import (
     SYMMETRIES,
     cut_ring,
     design_of,
+    figure_share,
     load_designs,
     mirror_cell,
     ring_cells,
@@ -147,6 +148,31 @@ def test_design_of_names_drawn_maps() -> None:
         game="queens",
     )
     assert design_of(rings)[0] in ("rings", "mirror")
+
+
+def figure(*rows: str) -> int:
+    """A region drawn as rows of '#' (in it) and '.' on a 9x9 board, from the top-left corner."""
+    return sum(1 << (r * 9 + c) for r, line in enumerate(rows) for c, mark in enumerate(line) if mark == "#")
+
+
+def test_figure_share_is_how_much_of_a_region_its_best_mirror_keeps() -> None:
+    for drawn in (
+        ("####",),  # a bar
+        (".#.", "###", ".#."),  # a plus
+        ("#.#", "#.#", "###"),  # a U
+        ("###", "#.#", "###"),  # a ring
+        ("#..", "#..", "###"),  # an L with equal arms: its diagonal
+        ("##.", ".##"),  # a skew piece: its half turn
+    ):
+        assert figure_share(figure(*drawn), 9) == 1.0, drawn
+    # A P pentomino: a mirror keeps 4 of its 5 cells (all but the foot's partner).
+    assert figure_share(figure("##", "##", "#."), 9) == pytest.approx(4 / 5)
+    # An L with unequal arms: its box is not square, so no diagonal; the left-right mirror keeps 3 of 4.
+    assert figure_share(figure("#..", "###"), 9) == pytest.approx(3 / 4)
+    assert figure_share(figure("#...", "####", "#..."), 9) == pytest.approx(1.0)  # a T lying down
+    assert figure_share(figure("#"), 9) == figure_share(figure("##"), 9) == 1.0
+    # Where on the board the region lies does not matter.
+    assert figure_share(figure("##", "##", "#.") << 40, 9) == pytest.approx(4 / 5)
 
 
 def test_the_drawn_modes_follow_linkedins_frequencies() -> None:

@@ -47,6 +47,7 @@ import numpy as np
 
 from ..logistic import load_models
 from ..puzzle import Puzzle
+from .designs import figure_share
 
 FEATURES = (
     "straight",
@@ -65,7 +66,8 @@ FEATURES = (
 # The looks draw sees six more: once it saw only FEATURES, published Queens boards were still told from LinkedIn's
 # (bench/looks_auc.py) by which symmetry a map follows, how many regions are convex, the smallest region and how many
 # regions reach the edge.
-DRAW_FEATURES = (*FEATURES, "half_turn", "mirror", "diagonal", "convex", "smallest", "edge")
+# Then, with tidied figures (repair.tidy_figures), how many regions are symmetric figures and how nearly the rest are.
+DRAW_FEATURES = (*FEATURES, "half_turn", "mirror", "diagonal", "convex", "smallest", "edge", "figures", "figure_mean")
 MODEL_FILE = Path(__file__).with_name("looks_model.json")
 DRAW_FILE = Path(__file__).with_name("looks_draw_model.json")
 
@@ -202,6 +204,7 @@ def draw_features(puzzle: Puzzle) -> dict[str, float]:
     convex = (enters_row.sum(axis=2).max(axis=1) <= 1) & (enters_col.sum(axis=1).max(axis=1) <= 1)
     edge = np.unique(np.concatenate([grid[0], grid[-1], grid[:, 0], grid[:, -1]]))
     borders = _borders(grid)
+    figures = [figure_share(mask, n) for mask in puzzle.region_masks]
     return {
         **looks_features(puzzle),
         "half_turn": _kept(borders, np.rot90(grid, 2)),
@@ -210,6 +213,8 @@ def draw_features(puzzle: Puzzle) -> dict[str, float]:
         "convex": float(convex.mean()),
         "smallest": float(areas.min() * count / (n * n)),
         "edge": len(edge) / count,
+        "figures": sum(share == 1.0 for share in figures) / count,
+        "figure_mean": float(np.mean(figures)),
     }
 
 

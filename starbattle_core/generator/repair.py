@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..counter import CountResult, count_solutions
 from ..puzzle import Cells, Puzzle
+from .designs import SYMMETRIES, figure_share, symmetry_share
 from .growth import symmetrize
 from .shape import cell_list, grid, region_masks
 
@@ -200,6 +201,7 @@ def repair(
                 puzzle = undo_moves(puzzle, first, intended, rng, count, least)
                 if puzzle.game == "queens":
                     puzzle = redraw_symmetry(puzzle, intended, rng, count, least)
+                    puzzle = tidy_figures(puzzle, intended, rng, count, least)
             return Repair(puzzle, "unique", len(moves), tuple(moves))
         alternates = tuple(s for s in result.solutions if s != intended)
         if not alternates or len(moves) >= rounds:
@@ -263,3 +265,46 @@ def redraw_symmetry(puzzle: Puzzle, intended: Cells, rng: random.Random, count: 
     unique = still_unique(puzzle, intended, count)
     regions = symmetrize(list(puzzle.regions), puzzle.size, intended, 0, least, rng, REDRAW_MOVES, keep=unique)
     return Puzzle(puzzle.size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
+
+
+# Figure moves tried on a repaired Queens board, after the symmetry moves.
+TIDY_MOVES = 200
+
+
+def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Counter, least: int) -> Puzzle:
+    """A repaired Queens board whose regions are pulled towards symmetric figures (designs.figure_share): random
+    one-cell boundary moves (no queen moves, both regions stay connected, the loser keeps `least` cells) kept when
+    the two regions' figure shares sum higher and the board stays unique. Growth and repair leave blobs; a
+    setter draws bars, pluses, rings and U shapes, and that is what told published boards from LinkedIn's most
+    plainly (a region's figure share alone, AUC 0.74)."""
+    size = puzzle.size
+    g = grid(size)
+    unique = still_unique(puzzle, intended, count)
+    regions = list(puzzle.regions)
+    masks = region_masks(regions, len(puzzle.region_masks))
+    shares = [figure_share(mask, size) for mask in masks]
+    mirror = max(SYMMETRIES, key=lambda name: symmetry_share(regions, size, name))
+    mirrored = symmetry_share(regions, size, mirror)
+    movable = cell_list(g.all_cells & ~intended)
+    for _ in range(TIDY_MOVES):
+        cell = rng.choice(movable)
+        loser = regions[cell]
+        winners = [w for w in {regions[side] for side in cell_list(g.sides[cell])} - {loser} if masks[w] & (masks[w] - 1)]
+        winners.sort()  # a single-cell region (a planted gift) stays single
+        left = masks[loser] & ~(1 << cell)
+        if not winners or left.bit_count() < least or not g.connected(left):
+            continue
+        winner = rng.choice(winners)
+        gained = masks[winner] | 1 << cell
+        after = (figure_share(left, size), figure_share(gained, size))
+        if sum(after) <= shares[loser] + shares[winner]:
+            continue
+        regions[cell] = winner
+        still_mirrored = symmetry_share(regions, size, mirror)
+        if still_mirrored >= mirrored and unique(regions):
+            mirrored = still_mirrored
+            masks[loser], masks[winner] = left, gained
+            shares[loser], shares[winner] = after
+        else:
+            regions[cell] = loser
+    return Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
