@@ -75,7 +75,7 @@ def test_the_looks_draw_model_has_one_model_per_queens_size_with_enough_real_boa
         assert math.isfinite(model.logit(middle))
 
 
-def test_the_draw_features_name_the_symmetry_a_map_follows_its_convex_regions_smallest_region_and_edge() -> None:
+def test_the_draw_features_name_the_symmetry_a_map_follows_its_convex_regions_smallest_region_edge_and_figures() -> None:
     # Region 4 is a U (not convex along its rows), region 0 a frame open on the right (not convex along its columns).
     rows = ["00011", "02211", "04441", "04341", "00000"]
     puzzle = Puzzle(5, 1, tuple(int(c) for row in rows for c in row), "queens")
@@ -88,3 +88,7 @@ def test_the_draw_features_name_the_symmetry_a_map_follows_its_convex_regions_sm
     assert features["convex"] == 3 / 5  # regions 0 and 4 are not orthogonally convex
     assert features["smallest"] == 1 / 5  # a single cell against 5 cells a region
     assert features["edge"] == 2 / 5
+    # Figures: the domino, the single cell and the U are symmetric; region 1 (a square with a two-cell tail) keeps
+    # 4 of its 6 cells under its best mirror, region 0 9 of 11 (top-bottom: all but the two bottom-right cells).
+    assert features["figures"] == 3 / 5
+    assert features["figure_mean"] == pytest.approx((9 / 11 + 4 / 6 + 3) / 5)

@@ -26,9 +26,10 @@ a score of 50 is that percentile for both games: the config's `looks_gate` of 50
 than that share of real boards.
 
 The gate only cuts the tail; repair, grading, the band and tuning shift the boards that pass it as a whole. The
-looks draw (`looks_draw`) turns what is published into what the real boards look like, on these features and six
+looks draw (`looks_draw`) turns what is published into what the real boards look like, on these features and eight
 more (DRAW_FEATURES: the border shares kept by a half turn, by the better mirror and by the better diagonal, the
-share of orthogonally convex regions, the smallest region over the average one, the share of regions on the edge):
+share of orthogonally convex regions, the smallest region over the average one, the share of regions on the edge,
+the share of regions that are symmetric figures and their mean figure share, designs.figure_share):
 a second logistic regression, fitted on the real boards against the boards `generate` publishes with the draw off
 (looks_draw_model.json, `python bench/fit_looks.py --draw`), estimates log(real density / published density), since
 its classes are weighted equally; a board that passes repair is kept with chance exp(logit - top), at most 1, `top`
