@@ -18,12 +18,12 @@ designed.
 real boards, against the boards `generate` publishes with the draw off (seeds from `--seed` on, bands in turn, on
 every core). The draw meets a board after repair, but grading, the band, fun and tuning then choose what is
 published: rejection sampling turns what is published into the real boards when its density ratio is real against
-published. (Fitted against the boards it meets, published Queens 9x9 boards stayed at held-out AUC 0.71 against
-LinkedIn's, bench/looks_auc.py --accepted 150; fitted so, 0.67.) Its offset is the logit at the `--draw-percentile`
-of those generated training boards, where the draw's chance reaches 1; the script prints the share of held-out
-generated boards the draw keeps and the held-out AUC of real against them. Fit the gate first: the draw meets what
-the gate passes. (`--draw --check --draw-games starbattle` measures a Star Battle draw, which is not in the model
-file: see docs/engine.md.)
+published. (Fitted against the boards it meets, the draw left published Queens 9x9 boards further from LinkedIn's:
+held-out AUC 0.71 against 0.67 fitted so, on bench/looks_auc.py's features of the time, --accepted 150.) Its offset
+is the logit at the `--draw-percentile` of those generated training boards, where the draw's chance reaches 1; the
+script prints the share of held-out generated boards the draw keeps and the held-out AUC of real against them. Fit
+the gate first: the draw meets what the gate passes. (`--draw --check --draw-games starbattle` measures a Star
+Battle draw, which is not in the model file: see docs/engine.md.)
 
 Re-run after any change to growth or repair (growth.py, designs.py, symmetry.py, shaping.py, repair.py, their data
 files: the generated side moves) and commit the new looks_model.json and looks_draw_model.json;

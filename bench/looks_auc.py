@@ -205,10 +205,10 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
         rows, cols = np.nonzero(grid == region)
         box = np.zeros((rows.max() - rows.min() + 1, cols.max() - cols.min() + 1), dtype=bool)
         box[rows - rows.min(), cols - cols.min()] = True
-        images = [box[::-1], box[:, ::-1], box[::-1, ::-1]]
+        mirrors = [box[::-1], box[:, ::-1], box[::-1, ::-1]]
         if box.shape[0] == box.shape[1]:
-            images += [box.T, box[::-1, ::-1].T]
-        figure.append(max((image & box).sum() for image in images) / box.sum())
+            mirrors += [box.T, box[::-1, ::-1].T]
+        figure.append(max((mirror & box).sum() for mirror in mirrors) / box.sum())
     out["figure_share"] = float(np.mean(np.array(figure) == 1.0))
     out["figure_mean"] = float(np.mean(figure))
     return out

@@ -33,8 +33,8 @@ from starbattle_core.generator import (
     repair,
     star_overlap,
 )
-from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
 from starbattle_core.generator.designs import SYMMETRIES, figure_share, symmetry_share
+from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
 from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
 from starbattle_core.generator.repair import tidy_figures

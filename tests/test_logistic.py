@@ -75,7 +75,7 @@ def test_the_looks_draw_model_has_one_model_per_queens_size_with_enough_real_boa
         assert math.isfinite(model.logit(middle))
 
 
-def test_the_draw_features_name_the_symmetry_a_map_follows_its_convex_regions_smallest_region_edge_and_figures() -> None:
+def test_the_draw_features_name_a_maps_symmetry_convex_regions_smallest_region_edge_and_figures() -> None:
     # Region 4 is a U (not convex along its rows), region 0 a frame open on the right (not convex along its columns).
     rows = ["00011", "02211", "04441", "04341", "00000"]
     puzzle = Puzzle(5, 1, tuple(int(c) for row in rows for c in row), "queens")

@@ -189,18 +189,16 @@ def figure_share(mask: Cells, size: int) -> float:
     cols = [c for _, c in cells]
     top, left = min(rows), min(cols)
     flip_rows, flip_cols = top + max(rows), left + max(cols)
-    mirrors = [
-        lambda r, c: (flip_rows - r, c),
-        lambda r, c: (r, flip_cols - c),
-        lambda r, c: (flip_rows - r, flip_cols - c),
+    images = [
+        [(flip_rows - r, c) for r, c in cells],
+        [(r, flip_cols - c) for r, c in cells],
+        [(flip_rows - r, flip_cols - c) for r, c in cells],
     ]
-    if flip_rows - 2 * top == flip_cols - 2 * left:  # a square box
-        mirrors += [
-            lambda r, c: (top + c - left, left + r - top),
-            lambda r, c: (flip_rows - (top + c - left), flip_cols - (left + r - top)),
-        ]
+    if flip_rows - 2 * top == flip_cols - 2 * left:  # a square box: its two diagonals too
+        images.append([(top + c - left, left + r - top) for r, c in cells])
+        images.append([(flip_rows - (top + c - left), flip_cols - (left + r - top)) for r, c in cells])
     own = set(cells)
-    return max(sum(mirror(r, c) in own for r, c in cells) for mirror in mirrors) / len(cells)
+    return max(sum(cell in own for cell in image) for image in images) / len(cells)
 
 
 def ring_arcs(puzzle: Puzzle) -> int:

@@ -64,10 +64,9 @@ FEATURES = (
     "tiny",
     "largest",
 )
-# The looks draw sees six more: once it saw only FEATURES, published Queens boards were still told from LinkedIn's
-# (bench/looks_auc.py) by which symmetry a map follows, how many regions are convex, the smallest region and how many
-# regions reach the edge.
-# Then, with tidied figures (repair.tidy_figures), how many regions are symmetric figures and how nearly the rest are.
+# The looks draw sees eight more: what still told published Queens boards from LinkedIn's (bench/looks_auc.py) when it
+# saw only FEATURES: which symmetry a map follows, how many regions are convex, the smallest region, how many regions
+# reach the edge, and how many regions are symmetric figures (designs.figure_share) and how nearly the rest are.
 DRAW_FEATURES = (*FEATURES, "half_turn", "mirror", "diagonal", "convex", "smallest", "edge", "figures", "figure_mean")
 MODEL_FILE = Path(__file__).with_name("looks_model.json")
 DRAW_FILE = Path(__file__).with_name("looks_draw_model.json")
@@ -193,7 +192,7 @@ def looks_features(puzzle: Puzzle) -> dict[str, float]:
 
 
 def draw_features(puzzle: Puzzle) -> dict[str, float]:
-    """The looks features and DRAW_FEATURES' six more (see the module docstring)."""
+    """The looks features and DRAW_FEATURES' eight more (see the module docstring)."""
     grid = region_grid(puzzle)
     n = puzzle.size
     count = int(grid.max()) + 1
