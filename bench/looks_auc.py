@@ -40,7 +40,7 @@ from logistic_fit import auc, fit_standardised  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
-from starbattle_core.generator.designs import MODES  # noqa: E402
+from starbattle_core.generator.designs import MODES, figure_share  # noqa: E402
 from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
@@ -198,17 +198,9 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
     out["symmetry_mirror"] = max(shares["mirror_lr"], shares["mirror_ud"])
     out["symmetry_turn"] = shares["turn_half"]
 
-    # Figures: how symmetric each region is on its own, under a mirror or half turn of its bounding box (the
-    # best share of its cells mapped onto its cells): setters draw bars, pluses, rings and U shapes.
-    figure = []
-    for region in range(count):
-        rows, cols = np.nonzero(grid == region)
-        box = np.zeros((rows.max() - rows.min() + 1, cols.max() - cols.min() + 1), dtype=bool)
-        box[rows - rows.min(), cols - cols.min()] = True
-        mirrors = [box[::-1], box[:, ::-1], box[::-1, ::-1]]
-        if box.shape[0] == box.shape[1]:
-            mirrors += [box.T, box[::-1, ::-1].T]
-        figure.append(max((mirror & box).sum() for mirror in mirrors) / box.sum())
+    # Figures: how symmetric each region is on its own (designs.figure_share, the tidying's own measure: the
+    # setters' bars, pluses, rings and U shapes score 1.0).
+    figure = [figure_share(mask, n) for mask in puzzle.region_masks]
     out["figure_share"] = float(np.mean(np.array(figure) == 1.0))
     out["figure_mean"] = float(np.mean(figure))
     return out

@@ -285,8 +285,9 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
     regions = list(puzzle.regions)
     masks = region_masks(regions, len(puzzle.region_masks))
     shares = [figure_share(mask, size) for mask in masks]
-    mirror = max(SYMMETRIES, key=lambda name: symmetry_share(regions, size, name))
-    mirrored = symmetry_share(regions, size, mirror)
+    kept = {name: symmetry_share(regions, size, name) for name in SYMMETRIES}
+    mirror = max(SYMMETRIES, key=kept.__getitem__)  # the first best, in SYMMETRIES' order
+    mirrored = kept[mirror]
 
     def insides(cells: list[int]) -> int:
         return sum((g.sides[c] & masks[regions[c]]).bit_count() >= 3 for c in cells)
