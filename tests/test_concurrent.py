@@ -44,7 +44,11 @@ def test_two_backfills_on_overlapping_dates_share_one_schedule(
     store_layouts(engine, 6, 1, layout_bank(6, 1))
     ranges = {"first": ("2026-11-01", "2026-11-03"), "second": ("2026-11-02", "2026-11-04")}
     processes = {
-        name: starbattle(write_config(tmp_path / name, url), prefect_api, "backfill", "--start", start, "--end", end)
+        # In-process generation (`workers: 1`): the race is between the two processes, and a local Dask cluster
+        # in each (four worker processes on two cores) would only slow both down.
+        name: starbattle(
+            write_config(tmp_path / name, url, workers=1), prefect_api, "backfill", "--start", start, "--end", end
+        )
         for name, (start, end) in ranges.items()
     }
     for name, process in processes.items():

@@ -63,8 +63,10 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
     folder = tmp_path_factory.mktemp("served")
     migrated_prefect_home(folder / "prefect")
     port = free_port()
-    config = served_config(folder, port, workers=2, name="pool")
-    served_config(folder, port, workers=1, name="inline")
+    # The serve process's config generates in-process; the cluster run names the other config as its parameter.
+    # One local cluster (two worker processes) for the module, not one a run: each start is about 10 s of CPU.
+    config = served_config(folder, port, workers=1, name="inline")
+    served_config(folder, port, workers=2, name="pool")
     env = shell_env(folder)
     env["STARBATTLE_CONFIG"] = str(config)
     log = folder / "serve.log"
@@ -96,15 +98,15 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
 
 
 def test_a_served_nightly_run_fills_its_date_on_a_local_cluster(served: Served) -> None:
-    run = served.shell(f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-29 --watch")
+    config = shlex.quote(str(served.folder / "pool.yaml"))
+    command = f"uv run prefect deployment run 'daily/nightly' -p date=2026-11-29 -p config_path={config} --watch"
+    run = served.shell(f"{api_line()}\n{command}")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 29))
 
 
 def test_a_served_nightly_run_fills_its_date_in_process(served: Served) -> None:
-    config = shlex.quote(str(served.folder / "inline.yaml"))
-    command = f"uv run prefect deployment run 'daily/nightly' -p date=2026-11-28 -p config_path={config} --watch"
-    run = served.shell(f"{api_line()}\n{command}")
+    run = served.shell(f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-28 --watch")
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 28))
 
@@ -120,7 +122,7 @@ def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) ->
     command = re.sub(r"start=\S+", "start=2026-11-01", re.sub(r"end=\S+", "end=2026-11-01", command))
     run = served.shell(f"{api_line()}\n{command}")
     assert run.returncode == 0, f"{command}\n{run.stdout}\n{run.stderr}\n{served.why()}"
-    check_day(f"sqlite:///{served.folder / 'pool.db'}", dt.date(2026, 11, 1))
+    check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 1))
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +132,9 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
     folder = tmp_path_factory.mktemp("worker")
     migrated_prefect_home(folder / "prefect")
     port = free_port()
-    config = served_config(folder, port, workers=2, name="pool")
+    # In-process generation: this fixture's subject is the pool and the deployment (the served module above runs
+    # the same flow file on a local cluster).
+    config = served_config(folder, port, workers=1, name="pool")
     env = shell_env(folder)
     env["PREFECT_HOME"] = str(folder / "prefect")
     env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
