@@ -77,7 +77,7 @@ def test_mirror_growth_is_symmetric_exactly_or_near(symmetry: str) -> None:
     made = exact = 0
     for seed in range(20):
         layout = queens(9, seed)
-        owner = grow_mirrored(9, layout, symmetry, random.Random(seed), (0.2, 0.3, 6.0), -0.6, 3)
+        owner = grow_mirrored(9, layout, symmetry, random.Random(seed), GeneratorConfig(), 6.0, 3)
         if owner is None:
             continue
         made += 1
@@ -91,6 +91,21 @@ def test_mirror_growth_is_symmetric_exactly_or_near(symmetry: str) -> None:
     least = 2 if "diagonal" in symmetry else 10
     assert made >= least, f"{symmetry}: only {made} of 20 layouts gave a symmetric map"
     assert exact >= made // 2, f"{symmetry}: only {exact} of {made} exact"
+
+
+def test_mirror_growth_takes_its_appetites_from_the_config() -> None:
+    """Every region told to stay small (share 1) with a tiny appetite leaves the rest of the board to the
+    background: its region is larger than when the small regions eat like it does."""
+    largest = {}
+    for small_appetite in (0.05, 6.0):
+        config = GeneratorConfig(queens_sprawl_share=0.0, queens_small_share=1.0, queens_small_appetite=small_appetite)
+        sizes = []
+        for seed in range(20):
+            owner = grow_mirrored(9, queens(9, seed), "left_right", random.Random(seed), config, 6.0, 3)
+            if owner is not None:
+                sizes.append(max(owner.count(region) for region in set(owner)))
+        largest[small_appetite] = sum(sizes) / len(sizes)
+    assert largest[0.05] > largest[6.0] + 2, largest  # 19.8 cells against 16.2
 
 
 def test_mirror_cells_are_involutions() -> None:

@@ -402,8 +402,7 @@ def grow_queens_regions(
     if symmetry is not None:
         moves *= MIRROR_FALLBACK_PULL  # a mirror board the queens allow no exact map for: near symmetry instead
     if symmetry is not None:
-        shares = (config.queens_sprawl_share, config.queens_small_share, big)
-        mirrored = grow_mirrored(size, queens, symmetry, rng, shares, config.queens_compactness, least, plant)
+        mirrored = grow_mirrored(size, queens, symmetry, rng, config, big, least, plant)
         if mirrored is not None:
             return Growth(tuple(mirrored), 0, mode=mode)
     order = rng.sample(range(count), count)

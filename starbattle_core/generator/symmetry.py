@@ -17,6 +17,7 @@ import heapq
 import random
 
 from ..puzzle import Cells
+from .config import GeneratorConfig
 from .designs import mirror_cell
 from .shape import cell_list, grid
 
@@ -78,16 +79,17 @@ def grow_mirrored(
     queens: Cells,
     symmetry: str,
     rng: random.Random,
-    appetites: tuple[float, float, float],
-    compactness: float,
+    config: GeneratorConfig,
+    background: float,
     least: int,
     single: bool = False,
 ) -> list[int] | None:
     """A map (the region of every cell, by queen index in cell order) that is its own image under `symmetry`, or
     near it; None when a region cannot reach its second cell or ends under `least` cells.
 
-    `appetites`: (sprawl share, small share, background) as growth.py draws them, the same for a region and its
-    partner; `single`: plant a single-cell region on a queen that sits on the axis, if one does."""
+    Regions sprawl or stay small by `config`'s Queens shares and appetites as growth.py draws them (the same for a
+    region and its partner), one of them is the background with appetite `background`; `single`: plant a
+    single-cell region on a queen that sits on the axis, if one does."""
     g = grid(size)
     seeds = cell_list(queens)
     count = len(seeds)
@@ -129,12 +131,15 @@ def grow_mirrored(
         for cell in inner:
             claim(cell, i)
     # Fill: a region (drawn by appetite, the short ones first) takes a free cell beside it, its partner the image.
-    sprawl, small, background = appetites
+    sprawl, small = config.queens_sprawl_share, config.queens_sprawl_share + config.queens_small_share
     appetite = [1.0] * count
     for i in range(count):
         if i <= partner[i]:
             roll = rng.random()
-            appetite[i] = 3.0 if roll < sprawl else 0.3 if roll < sprawl + small else 1.0
+            if roll < sprawl:
+                appetite[i] = config.queens_sprawl_appetite
+            elif roll < small:
+                appetite[i] = config.queens_small_appetite
             appetite[partner[i]] = appetite[i]
     big = rng.choice([i for i in range(count) if i not in frozen])
     appetite[big] = appetite[partner[big]] = background
@@ -157,7 +162,7 @@ def grow_mirrored(
             pool = short or axis or options
             i, room = rng.choices(pool, weights=[appetite[j] for j, _ in pool])[0]
             frontier = cell_list(room)
-            weights = [(1 + compactness) ** (g.sides[cell] & masks[i]).bit_count() for cell in frontier]
+            weights = [(1 + config.queens_compactness) ** (g.sides[cell] & masks[i]).bit_count() for cell in frontier]
             cell = rng.choices(frontier, weights=weights)[0]
             claim(cell, i)
         else:
