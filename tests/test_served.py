@@ -63,8 +63,8 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
     folder = tmp_path_factory.mktemp("served")
     migrated_prefect_home(folder / "prefect")
     port = free_port()
-    # The serve process's config generates in-process; the cluster run names the other config as its parameter.
-    # One local cluster (two worker processes) for the module, not one a run: each start is about 10 s of CPU.
+    # The serve process's config generates in-process; the cluster run names the other config as its parameter:
+    # one local cluster (two worker processes to start) for the module, not one a run.
     config = served_config(folder, port, workers=1, name="inline")
     served_config(folder, port, workers=2, name="pool")
     env = shell_env(folder)
@@ -132,7 +132,7 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
     folder = tmp_path_factory.mktemp("worker")
     migrated_prefect_home(folder / "prefect")
     port = free_port()
-    # In-process generation: this fixture's subject is the pool and the deployment (the served module above runs
+    # In-process generation: this fixture's subject is the pool and the deployment (the served fixture above runs
     # the same flow file on a local cluster).
     config = served_config(folder, port, workers=1, name="pool")
     env = shell_env(folder)
