@@ -292,9 +292,9 @@ def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
     check_whole_boards(config, dt.date.fromisoformat(DAY), SMALL_SLOTS)
 
 
-# The real default day: the product, so it runs in CI. In-process (`workers: 1`): with a local cluster this test
-# took 40 s of wall and 77 s of CPU, in-process 23 s and 47 s (measured alone); the cluster runs a day in
-# test_served.py and in the tests above.
+# The real default day: the product, so it runs in CI. In-process (`workers: 1`): run alone, this test took 40 s
+# with a local cluster (77 s of CPU, the harness's server start included) and 23 s in-process (47 s); the cluster
+# runs a day in test_served.py and in the tests above.
 def test_the_default_seven_slots(tmp_path: Path) -> None:
     from flows.daily import daily
 
