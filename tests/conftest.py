@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
-# The files that take the most of a worker's time (processes, servers, clusters: `--durations`), first: `pytest -n 3
+# The files that take the most of a worker's time (processes, servers, clusters: `--durations`), first: `pytest -n 2
 # --dist loadfile` hands out whole files in collection order, so these start at once and the short files fill in
 # around them, instead of the longest (test_workers.py, last by name) running alone at the end. Only the order.
 LONGEST_FIRST = (
