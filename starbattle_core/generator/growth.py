@@ -25,7 +25,7 @@ from .designs import bar_through, cut_ring, load_designs, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
 from .shaping import kind_key, shape_model, shape_towards
-from .symmetry import grow_mirrored
+from .symmetry import drawn_appetite, grow_mirrored
 
 
 @dataclass(frozen=True)
@@ -437,13 +437,9 @@ def grow_queens_regions(
                 taken |= motif
                 frozen.add(index)
                 continue
-        roll = rng.random()
-        if mode == "frame":
-            appetite[index] = config.queens_small_appetite  # small regions inside the frame
-        elif roll < config.queens_sprawl_share:
-            appetite[index] = config.queens_sprawl_appetite
-        elif roll < config.queens_sprawl_share + config.queens_small_share:
-            appetite[index] = config.queens_small_appetite
+        roll = rng.random()  # drawn in every mode, so a frame board's later draws are as before
+        framed = mode == "frame"  # the regions inside a frame stay small
+        appetite[index] = config.queens_small_appetite if framed else drawn_appetite(roll, config)
     if background is not None:
         appetite[background] = big
     owner = [-1] * (size * size)

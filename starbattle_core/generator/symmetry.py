@@ -24,6 +24,16 @@ from .shape import cell_list, grid
 MOST_OFF = 1
 
 
+def drawn_appetite(roll: float, config: GeneratorConfig) -> float:
+    """A Queens region's appetite for a uniform `roll`: it sprawls, stays small or grows as an ordinary region
+    (appetite 1) in the config's shares; ordinary and mirror growth draw it alike."""
+    if roll < config.queens_sprawl_share:
+        return config.queens_sprawl_appetite
+    if roll < config.queens_sprawl_share + config.queens_small_share:
+        return config.queens_small_appetite
+    return 1.0
+
+
 def _distance(a: int, b: int, size: int) -> int:
     return abs(a // size - b // size) + abs(a % size - b % size)
 
@@ -131,16 +141,10 @@ def grow_mirrored(
         for cell in inner:
             claim(cell, i)
     # Fill: a region (drawn by appetite, the short ones first) takes a free cell beside it, its partner the image.
-    sprawl, small = config.queens_sprawl_share, config.queens_sprawl_share + config.queens_small_share
     appetite = [1.0] * count
     for i in range(count):
         if i <= partner[i]:
-            roll = rng.random()
-            if roll < sprawl:
-                appetite[i] = config.queens_sprawl_appetite
-            elif roll < small:
-                appetite[i] = config.queens_small_appetite
-            appetite[partner[i]] = appetite[i]
+            appetite[i] = appetite[partner[i]] = drawn_appetite(rng.random(), config)
     big = rng.choice([i for i in range(count) if i not in frozen])
     appetite[big] = appetite[partner[big]] = background
     free = g.all_cells & ~sum(masks)
