@@ -11,7 +11,8 @@ thread), and a local cluster's worker processes end with the run, or with its pr
 A terminal's Ctrl-C reaches every process of the foreground job, a local cluster's workers too, and each worker
 printed its KeyboardInterrupt's traceback. So a local cluster starts with SIGINT ignored (`started`): its workers
 inherit that, and the run's own process takes the Ctrl-C and closes the cluster. For the second or two that its
-workers take to start, this process ignores a Ctrl-C too (a SIGTERM still stops it).
+workers take to start, this process ignores a Ctrl-C too (a SIGTERM still stops it). Its workers do not log the
+scheduler's closing either (flows/worker_logs.py).
 
 No Prefect import at module level: the CLI checks an address before Prefect starts.
 """
@@ -77,12 +78,17 @@ def started(pipeline: PipelineConfig) -> Iterator[Any]:
     runner = generation_runner(pipeline)
     runner.__enter__()
     try:
-        if pipeline.workers > 1 and not pipeline.dask_address and threading.current_thread() is threading.main_thread():
+        local = pipeline.workers > 1 and not pipeline.dask_address
+        if local and threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
                 runner.client  # noqa: B018 (prefect-dask starts its cluster, and so the workers, on first use)
             finally:
                 signal.signal(signal.SIGINT, previous)
+        if local:
+            from flows.worker_logs import QuietAboutLostScheduler
+
+            runner.client.register_plugin(QuietAboutLostScheduler())
         yield runner
     except BaseException as error:
         runner.__exit__(type(error), error, error.__traceback__)

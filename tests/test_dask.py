@@ -134,3 +134,28 @@ def test_a_wrong_config_address_names_the_key(
         f"error: {config}: pipeline.dask_address: Dask scheduler address 'localhost:8786': expected tcp://HOST:PORT "
         "(or tls://HOST:PORT)\n"
     )
+
+
+def test_a_runs_own_cluster_keeps_quiet_about_losing_its_scheduler() -> None:
+    """A worker whose heartbeat was in flight as a stopped run closed its local cluster printed the lost connection's
+    traceback between the Ctrl-C and the run's one line (flows/worker_logs.py). Each worker of a run's own cluster
+    drops the `distributed.worker` records that carry a lost connection and passes the others."""
+    from flows.cluster import started
+    from flows.settings import PipelineConfig
+
+    def verdicts() -> tuple[bool, bool]:  # run on each worker (pickled by value: a nested function)
+        import logging
+
+        from distributed.comm import CommClosedError
+
+        logger = logging.getLogger("distributed.worker")
+
+        def passes(error: BaseException) -> bool:
+            exc_info = (type(error), error, None)
+            return bool(logger.filter(logger.makeRecord(logger.name, logging.ERROR, "", 0, "a message", (), exc_info)))
+
+        return passes(CommClosedError("in <TCP (closed) ConnectionPool.heartbeat_worker>")), passes(ValueError("x"))
+
+    with started(PipelineConfig(workers=2)) as runner:
+        seen = runner.client.run(verdicts)
+    assert len(seen) == 2 and set(seen.values()) == {(False, True)}
