@@ -40,7 +40,7 @@ from logistic_fit import auc, fit_standardised  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
-from starbattle_core.generator.designs import MODES, figure_share  # noqa: E402
+from starbattle_core.generator.designs import MODES, figure_share, notches  # noqa: E402
 from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
@@ -203,6 +203,8 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
     figure = [figure_share(mask, n) for mask in puzzle.region_masks]
     out["figure_share"] = float(np.mean(np.array(figure) == 1.0))
     out["figure_mean"] = float(np.mean(figure))
+    # Bumps: one-cell teeth of regions that are not figures (designs.notches), what a contact sheet showed.
+    out["notches"] = len(notches(puzzle.regions, n)) / count
     return out
 
 

@@ -92,3 +92,10 @@ def test_the_draw_features_name_a_maps_symmetry_convex_regions_smallest_region_e
     # 4 of its 6 cells under its best mirror, region 0 9 of 11 (top-bottom: all but the two bottom-right cells).
     assert features["figures"] == 3 / 5
     assert features["figure_mean"] == pytest.approx((9 / 11 + 4 / 6 + 3) / 5)
+    # Notches (designs.notches): no cell has three sides on one other region there. Region 3 grown from its single
+    # cell into an L of unequal arms along the bottom (no figure) leaves its first cell a tooth into the U: one.
+    assert features["notches"] == 0.0
+    toothed = Puzzle(
+        5, 1, tuple(int(c) for row in ["00011", "02211", "04441", "04341", "00333"] for c in row), "queens"
+    )
+    assert looks.draw_features(toothed)["notches"] == 1 / 5

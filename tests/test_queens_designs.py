@@ -25,6 +25,7 @@ from starbattle_core.generator.designs import (
     figure_share,
     load_designs,
     mirror_cell,
+    notches,
     ring_cells,
     symmetry_share,
 )
@@ -188,6 +189,21 @@ def test_figure_share_is_how_much_of_a_region_its_best_mirror_keeps() -> None:
     assert figure_share(figure("#"), 9) == figure_share(figure("##"), 9) == 1.0
     # Where on the board the region lies does not matter.
     assert figure_share(figure("##", "##", "#.") << 40, 9) == pytest.approx(4 / 5)
+
+
+def test_notches_are_one_cell_teeth_of_regions_that_are_not_figures() -> None:
+    """A cell with three sides on one other region is a notch when its own region is not a symmetric figure."""
+
+    def board(*rows: str) -> list[int]:
+        return [ord(mark) - ord("a") for line in rows for mark in line]
+
+    # b's tooth at (1, 2) has a on three sides, but b is a T (a figure, as a setter draws it): no notch.
+    assert notches(board("aaaaa", "aabaa", "bbbbb", "ccccc", "ccccc"), 5) == []
+    # b without its last cell is a blob: the same tooth is a notch, and the only one.
+    assert notches(board("aaaaa", "aabaa", "bbbbc", "ccccc", "ccccc"), 5) == [1 * 5 + 2]
+    # b's tooth at (1, 1) is a notch; a's cells above and below it have b on two sides only (the board's edge or
+    # a on the others).
+    assert notches(board("baaaa", "bbaaa", "baaaa", "baaaa", "baaaa"), 5) == [1 * 5 + 1]
 
 
 def test_the_drawn_modes_follow_linkedins_frequencies() -> None:

@@ -26,10 +26,11 @@ a score of 50 is that percentile for both games: the config's `looks_gate` of 50
 than that share of real boards.
 
 The gate only cuts the tail; repair, grading, the band and tuning shift the boards that pass it as a whole. The
-looks draw (`looks_draw`) turns what is published into what the real boards look like, on these features and eight
+looks draw (`looks_draw`) turns what is published into what the real boards look like, on these features and nine
 more (DRAW_FEATURES: the border shares kept by a half turn, by the better mirror and by the better diagonal, the
 share of orthogonally convex regions, the smallest region over the average one, the share of regions on the edge,
-the share of regions that are symmetric figures and their mean figure share, designs.figure_share):
+the share of regions that are symmetric figures and their mean figure share, designs.figure_share, and the notches
+a region has, designs.notches):
 a second logistic regression, fitted on the real boards against the boards `generate` publishes with the draw off
 (looks_draw_model.json, `python bench/fit_looks.py --draw`), estimates log(real density / published density), since
 its classes are weighted equally; a board that passes repair is kept with chance exp(logit - top), at most 1, `top`
@@ -48,7 +49,7 @@ import numpy as np
 
 from ..logistic import load_models
 from ..puzzle import Puzzle
-from .designs import figure_share
+from .designs import figure_share, notches
 
 FEATURES = (
     "straight",
@@ -64,10 +65,22 @@ FEATURES = (
     "tiny",
     "largest",
 )
-# The looks draw sees eight more: what still told published Queens boards from LinkedIn's (bench/looks_auc.py) when it
+# The looks draw sees nine more: what still told published Queens boards from LinkedIn's (bench/looks_auc.py) when it
 # saw only FEATURES: which symmetry a map follows, how many regions are convex, the smallest region, how many regions
-# reach the edge, and how many regions are symmetric figures (designs.figure_share) and how nearly the rest are.
-DRAW_FEATURES = (*FEATURES, "half_turn", "mirror", "diagonal", "convex", "smallest", "edge", "figures", "figure_mean")
+# reach the edge, how many regions are symmetric figures (designs.figure_share) and how nearly the rest are, and the
+# one-cell bumps of the blobs (designs.notches: a contact sheet showed them).
+DRAW_FEATURES = (
+    *FEATURES,
+    "half_turn",
+    "mirror",
+    "diagonal",
+    "convex",
+    "smallest",
+    "edge",
+    "figures",
+    "figure_mean",
+    "notches",
+)
 MODEL_FILE = Path(__file__).with_name("looks_model.json")
 DRAW_FILE = Path(__file__).with_name("looks_draw_model.json")
 
@@ -192,7 +205,7 @@ def looks_features(puzzle: Puzzle) -> dict[str, float]:
 
 
 def draw_features(puzzle: Puzzle) -> dict[str, float]:
-    """The looks features and DRAW_FEATURES' eight more (see the module docstring)."""
+    """The looks features and DRAW_FEATURES' nine more (see the module docstring)."""
     grid = region_grid(puzzle)
     n = puzzle.size
     count = int(grid.max()) + 1
@@ -215,6 +228,7 @@ def draw_features(puzzle: Puzzle) -> dict[str, float]:
         "edge": len(edge) / count,
         "figures": sum(share == 1.0 for share in figures) / count,
         "figure_mean": float(np.mean(figures)),
+        "notches": len(notches(puzzle.regions, n)) / count,
     }
 
 
