@@ -204,7 +204,7 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
     out["figure_share"] = float(np.mean(np.array(figure) == 1.0))
     out["figure_mean"] = float(np.mean(figure))
     # Bumps: one-cell teeth of regions that are not figures (designs.notches), what a contact sheet showed.
-    out["notches"] = len(notches(puzzle.regions, n)) / count
+    out["notches"] = len(notches(puzzle.regions, n, figure)) / count
     return out
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..puzzle import Cells, Puzzle
-from .shape import cell_list
+from .shape import cell_list, grid, region_masks
 
 MODES = ("organic", "mirror", "rings", "bars", "frame")
 # The symmetries a map can be drawn with: involutions of the square (a quarter turn is not one: a region and its
@@ -201,25 +201,21 @@ def figure_share(mask: Cells, size: int) -> float:
     return max(sum(cell in own for cell in image) for image in images) / len(cells)
 
 
-def notches(regions: tuple[int, ...] | list[int], size: int) -> list[int]:
+def notches(regions: tuple[int, ...] | list[int], size: int, shares: list[float] | None = None) -> list[int]:
     """The bumps of blobs: cells with three sides on one other region (a one-cell tooth of their own region, a notch
     in the other's outline) whose own region is not a symmetric figure (figure_share below 1.0; a plus's arms and a
     bar's ends are teeth by design). A player picked generated Queens boards out by them: LinkedIn's 9x9 levels have
-    1.3 a board (half of them none), published boards had 2.4 before the looks draw saw them (nine in ten had one)."""
-    masks: dict[int, Cells] = {}
-    for cell, region in enumerate(regions):
-        masks[region] = masks.get(region, 0) | 1 << cell
-    figures = {region: figure_share(mask, size) == 1.0 for region, mask in masks.items()}
+    1.3 a board (half of them none), published boards had 2.4 before the looks draw saw them (nine in ten had one).
+    `shares`: the regions' figure shares when the caller has them already."""
+    if shares is None:
+        shares = [figure_share(mask, size) for mask in region_masks(regions, max(regions) + 1)]
+    sides = grid(size).sides
     found = []
     for cell, region in enumerate(regions):
-        row, col = divmod(cell, size)
-        around = [
-            regions[r * size + c]
-            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-            if 0 <= r < size and 0 <= c < size
-        ]
-        others = [other for other in around if other != region]
-        if not figures[region] and others and max(others.count(other) for other in others) >= 3:
+        if shares[region] == 1.0:
+            continue
+        others = [regions[side] for side in cell_list(sides[cell]) if regions[side] != region]
+        if others and max(others.count(other) for other in others) >= 3:
             found.append(cell)
     return found
 

@@ -228,7 +228,7 @@ def draw_features(puzzle: Puzzle) -> dict[str, float]:
         "edge": len(edge) / count,
         "figures": sum(share == 1.0 for share in figures) / count,
         "figure_mean": float(np.mean(figures)),
-        "notches": len(notches(puzzle.regions, n)) / count,
+        "notches": len(notches(puzzle.regions, n, figures)) / count,
     }
 
 
