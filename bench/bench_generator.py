@@ -81,13 +81,13 @@ def raw_board(game: str, size: int, stars: int, seed: int, band: str = "medium")
     """A freshly grown board (one attempt: no looks gate, no repair) and its intended solution."""
     layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, size, stars]))[0])
     rng = random.Random(seed)
-    regions = None
-    while regions is None:  # the first attempt that walls no region in under its minimum (a few in a hundred)
+    growth = None
+    while growth is None or growth.regions is None:  # the first attempt that walls no region in under its minimum
         if game == "queens":
-            regions = grow_queens_regions(size, layout, rng, band=band).regions
+            growth = grow_queens_regions(size, layout, rng, band=band)
         else:
-            regions = grow_starbattle_regions(size, stars, layout, rng).regions
-    return Puzzle(size, stars, regions, game, solution=layout), layout
+            growth = grow_starbattle_regions(size, stars, layout, rng)
+    return Puzzle(size, stars, growth.regions, game, solution=growth.layout), growth.layout
 
 
 def giveaway_rates(boards: list[Puzzle]) -> str:
@@ -125,7 +125,7 @@ def gated_boards(slots: list[Slot], count: int) -> list[Puzzle]:
         layout = layout_to_cells(sample_layouts(slot.size, slot.stars, 1, np.random.default_rng([seed, 12]))[0])
         growth = grow_gated(slot, layout, random.Random(seed), config)
         if growth.regions is not None:
-            boards.append(Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=layout))
+            boards.append(Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=growth.layout))
     return boards
 
 

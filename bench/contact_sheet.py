@@ -67,7 +67,7 @@ def generated_sample(game: str, size: int, stars: int, count: int, source: str) 
             layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
             growth = grow_gated(slot, layout, random.Random(seed), config)
             if growth.regions is not None:
-                boards.append(Puzzle(size, stars, growth.regions, game, solution=layout))
+                boards.append(Puzzle(size, stars, growth.regions, game, solution=growth.layout))
         print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
         seed += 1
     return boards

@@ -89,6 +89,7 @@ def raw_unique(game: str, size: int, stars: int, seed: int, index: int, gated: b
     growth = (grow_gated if gated else grow_raw)(Slot(game, size, stars, band), layout, rng, config)
     if growth.regions is None:
         return None
+    layout = growth.layout
     puzzle = Puzzle(size, stars, growth.regions, game, solution=layout)
     mended = repair(puzzle, layout, config.repair_rounds(game), rng, config.repair_sample)
     return mended.puzzle if mended.status == "unique" else None

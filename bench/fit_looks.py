@@ -55,6 +55,7 @@ from starbattle_core.generator.looks import (  # noqa: E402
     DRAW_FEATURES,
     DRAW_FILE,
     FEATURES,
+    GATE_FEATURES,
     MODEL_FILE,
     draw_features,
     draw_key,
@@ -102,7 +103,7 @@ def raw_candidates(game: str, real: list[Puzzle], count: int, seed: int) -> list
         growth = grow_raw(slot, layout, random.Random(f"{seed}-{index}"), config)
         index += 1
         if growth.regions is not None:
-            boards.append(Puzzle(size, stars, growth.regions, game, solution=layout))
+            boards.append(Puzzle(size, stars, growth.regions, game, solution=growth.layout))
     return boards
 
 
@@ -165,8 +166,8 @@ def fit_draw(
     }
 
 
-def matrix(boards: list[Puzzle]) -> np.ndarray:
-    return np.array([[looks_features(p)[f] for f in FEATURES] for p in boards])
+def matrix(boards: list[Puzzle], features: tuple[str, ...] = FEATURES) -> np.ndarray:
+    return np.array([[looks_features(p)[f] for f in features] for p in boards])
 
 
 def draw_matrix(boards: list[Puzzle]) -> np.ndarray:
@@ -176,7 +177,8 @@ def draw_matrix(boards: list[Puzzle]) -> np.ndarray:
 def fit_game(game: str, generated_count: int, percentile: float, penalty: float, seed: int) -> dict[str, object]:
     real = real_boards(game)
     generated = raw_candidates(game, real, generated_count, seed)
-    x_real, x_gen = matrix(real), matrix(generated)
+    features = GATE_FEATURES[game]
+    x_real, x_gen = matrix(real, features), matrix(generated, features)
     held_real, held_gen, fit = fit_on_halves(x_real, x_gen, penalty, seed)
 
     low, high = x_real[~held_real].min(axis=0), x_real[~held_real].max(axis=0)
@@ -193,12 +195,12 @@ def fit_game(game: str, generated_count: int, percentile: float, penalty: float,
         f"{percentile:g}th percentile passes {np.mean(test_real >= offset):.1%} of held-out real boards and "
         f"{np.mean(test_gen >= offset):.1%} of held-out raw generated ones"
     )
-    for name, weight in sorted(zip(FEATURES, fit.weights, strict=True), key=lambda t: -abs(t[1])):
-        real_median = float(np.median(x_real[:, FEATURES.index(name)]))
-        gen_median = float(np.median(x_gen[:, FEATURES.index(name)]))
+    for name, weight in sorted(zip(features, fit.weights, strict=True), key=lambda t: -abs(t[1])):
+        real_median = float(np.median(x_real[:, features.index(name)]))
+        gen_median = float(np.median(x_gen[:, features.index(name)]))
         print(f"    {name:11s} weight {weight:+.2f}  median real {real_median:.3f}  generated {gen_median:.3f}")
     return {
-        **model_entry(FEATURES, fit, offset, low, high),
+        **model_entry(features, fit, offset, low, high),
         "gate_percentile": percentile,
         "real_boards": len(real),
         "generated_boards": len(generated),

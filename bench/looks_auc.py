@@ -76,7 +76,7 @@ def gated_boards(game: str, shapes: list[tuple[int, int]], seed: int) -> list[Pu
             layout = layout_to_cells(sample_layouts(size, stars, 1, layout_rng)[0])
             growth = grow_gated(slot, layout, random.Random(f"{seed}-{index}-{attempt}"), config)
             if growth.regions is not None:
-                boards.append(Puzzle(size, stars, growth.regions, game, solution=layout))
+                boards.append(Puzzle(size, stars, growth.regions, game, solution=growth.layout))
                 break
     return boards
 
@@ -298,7 +298,7 @@ def measure_repair(game: str, count: int) -> None:
             if growth.regions is None:
                 continue
             grown += 1
-            puzzle = Puzzle(size, stars, growth.regions, game, solution=candidate.layout)
+            puzzle = Puzzle(size, stars, growth.regions, game, solution=growth.layout)
             mended = repair_for_slot(puzzle, slot, candidate.rng, config)
             if mended.status == "unique":
                 unique += 1

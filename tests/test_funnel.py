@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import pickle
+import random
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -18,11 +19,14 @@ from starbattle_core.generator.funnel import (
     FUNNEL,
     STAGE_FUNCTIONS,
     Batch,
+    grow_stage,
     join_batches,
     new_batch,
     run_stages,
+    sample_stage,
     split_batch,
 )
+from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.run import ACCEPTED, EXHAUSTED, SEARCHING, TIMED_OUT, Search, next_batch, settle
 from starbattle_core.grader import GradingConfig
 
@@ -92,6 +96,30 @@ def test_a_batch_split_into_parts_and_joined_again_is_the_whole_batch(pieces: in
     joined = join_batches([run_stages(part, CONFIG, GRADING) for part in reversed(parts)])
     assert _without_seconds(joined) == _without_seconds(whole)
     assert [c.puzzle.regions for c in joined.candidates] == [c.puzzle.regions for c in whole.candidates]  # type: ignore[union-attr]
+
+
+def test_a_mirror_board_s_own_queens_are_kept_off_the_day_s_boards_as_a_drawn_layout_is() -> None:
+    """A mirror board in a half turn or a diagonal grows around queens of its own (symmetry.symmetric_layouts), not
+    the layout the sample stage drew and checked: the grow stage checks them against the day's boards instead, and
+    a candidate that passes carries them as its layout."""
+    slot = Slot("queens", 9, 1, "medium")
+    for index in range(200):
+        [candidate] = sample_stage(new_batch(slot, 0, range(index, index + 1)), CONFIG, GRADING).candidates
+        probe = random.Random()
+        probe.setstate(candidate.rng.getstate())
+        own = grow_gated(slot, candidate.layout, probe, CONFIG).layout
+        if own and own != candidate.layout:
+            batch = sample_stage(new_batch(slot, 0, range(index, index + 1)), CONFIG, GRADING)
+            grown = grow_stage(batch, CONFIG, GRADING).candidates
+            if grown:
+                break
+    else:
+        pytest.fail("no mirror board around queens of its own passed the grow stage in 200 candidates")
+    assert grown[0].layout == own and grown[0].puzzle is not None and grown[0].puzzle.solution == own
+    avoided = new_batch(slot, 0, range(index, index + 1), avoid=(own,))
+    assert sample_stage(avoided, CONFIG, GRADING).candidates  # the drawn layout is not near the mirror queens
+    rejected = grow_stage(sample_stage(avoided, CONFIG, GRADING), CONFIG, GRADING)
+    assert not rejected.candidates and rejected.funnel[-1].rejections == {"near_duplicate": 1}
 
 
 def test_a_round_is_dealt_into_balanced_chunks_holding_every_candidate_once() -> None:

@@ -61,7 +61,7 @@ def starbattle_board(size: int, stars: int, seed: int) -> Puzzle:
         if growth.regions is not None:
             break
     assert growth.regions is not None, growth.reason
-    return Puzzle(size, stars, growth.regions, solution=stars_mask)
+    return Puzzle(size, stars, growth.regions, solution=growth.layout)
 
 
 def queens_board(size: int, seed: int, band: str = "medium") -> Puzzle:
@@ -73,7 +73,7 @@ def queens_board(size: int, seed: int, band: str = "medium") -> Puzzle:
         if growth.regions is not None:
             break
     assert growth.regions is not None, growth.reason
-    return Puzzle(size, 1, growth.regions, "queens", solution=queens)
+    return Puzzle(size, 1, growth.regions, "queens", solution=growth.layout)
 
 
 def assert_holds_intended(puzzle: Puzzle) -> None:
@@ -345,7 +345,7 @@ def gated(slot: Slot, seed: int) -> Puzzle | None:
     if growth.regions is None:
         return None
     assert 1 <= growth.tries <= GeneratorConfig().growth_looks_tries
-    return Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=stars)
+    return Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=growth.layout)
 
 
 @pytest.mark.parametrize(

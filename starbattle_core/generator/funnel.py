@@ -195,7 +195,13 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
         if growth.regions is None:
             stage.reject("growth_failed")
             continue
-        puzzle = Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=candidate.layout)
+        layout = growth.layout  # a mirror board's own symmetric queens, checked as the sample stage checks layouts
+        if layout != candidate.layout and any(
+            near_duplicate(layout, other, config.similarity_threshold) for other in batch.avoid
+        ):
+            stage.reject("near_duplicate")
+            continue
+        puzzle = Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=layout)
         hunted = None
         if slot.band == "easy" and config.easy_hunt_raw:
             # Easy hunting: a capped solve that completes the raw board proves it unique; no count, no repair.
@@ -220,7 +226,7 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
         if ugly:
             stage.reject("ugly")
             continue
-        passed.append(replace(candidate, puzzle=puzzle, grade=hunted, repair_rounds=rounds))
+        passed.append(replace(candidate, layout=layout, puzzle=puzzle, grade=hunted, repair_rounds=rounds))
     return stage.done(passed)
 
 

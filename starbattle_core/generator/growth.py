@@ -25,7 +25,7 @@ from .designs import bar_through, cut_ring, load_designs, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
 from .shaping import kind_key, shape_model, shape_towards
-from .symmetry import drawn_appetite, grow_mirrored
+from .symmetry import drawn_appetite, grow_mirrored, symmetric_layouts
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,10 @@ class Growth:
     reason: str = ""
     tries: int = 1  # growth attempts made (grow_regions regrows boards the looks model or give-away rule rejects)
     mode: str = ""  # the Queens design mode drawn (designs.MODES; the last attempt's when there were several)
+    # The star layout the regions were grown around (0 when growth gave up): the one it was given, except on a mirror
+    # Queens board whose symmetry allows queens that are their own image (symmetry.symmetric_layouts): those draw
+    # their own, so that the map can stay exact through repair.
+    layout: Cells = 0
 
 
 def _distance(a: int, b: int, size: int) -> int:
@@ -183,7 +187,7 @@ def grow_starbattle_regions(
     if model is not None and config.shaping_moves:
         offset = config.shaping_spread_offset.get(kind_key(size, stars), 0.0)
         regions = tuple(shape_towards(regions, size, layout, least, model, rng, config.shaping_moves, offset))
-    return Growth(regions, backtracks)
+    return Growth(regions, backtracks, layout=layout)
 
 
 def _fill_leftovers(
@@ -378,7 +382,8 @@ def grow_queens_regions(
     """Regions for a Queens layout: one per queen, from the queen's cell, as LinkedIn levels are drawn.
 
     First the board's design mode (designs.py; `mode` forces one): mirror grows the map in symmetric pairs
-    (symmetry.py; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
+    (symmetry.py; in a half turn or a diagonal around queens of its own that are their own image, which it returns
+    as `Growth.layout`; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
     rings, bars and frame draw their regions first. Then some regions are motifs placed whole around their queen
     (bars, rectangles, crosses, ells, open frames and closed rings) and do not grow;
     one region is the background with a large appetite (frame: the edge's regions); the rest grow with mixed
@@ -395,6 +400,9 @@ def grow_queens_regions(
     least = 2 if band == "easy" or config.allow_giveaways else 3
     plant = (band == "easy" or config.allow_giveaways) and rng.random() < config.queens_single_cell_share
     symmetry = str(pick(load_designs().symmetries, rng)) if mode == "mirror" else None
+    if symmetry is not None and symmetric_layouts(size, symmetry):
+        queens = rng.choice(symmetric_layouts(size, symmetry))
+        seeds = cell_list(queens)
     # Boards differ from each other as LinkedIn's do: how big the background gets and how far the map is pulled
     # towards symmetry are drawn per board.
     big = config.queens_background_appetite * rng.lognormvariate(0.0, config.queens_background_spread)
@@ -404,7 +412,7 @@ def grow_queens_regions(
     if symmetry is not None:
         mirrored = grow_mirrored(size, queens, symmetry, rng, config, big, least, plant)
         if mirrored is not None:
-            return Growth(tuple(mirrored), 0, mode=mode)
+            return Growth(tuple(mirrored), 0, mode=mode, layout=queens)
     order = rng.sample(range(count), count)
     singles: set[int] = set()
     if plant:
@@ -475,7 +483,7 @@ def grow_queens_regions(
         still = sum(drawn.values()) if mode in ("rings", "bars") else 0
         kept = sum(region[i] for i in singles) | still
         owner = symmetrize(owner, size, queens | still, kept, least, rng, moves, symmetry)
-    return Growth(tuple(owner), 0, mode=mode)
+    return Growth(tuple(owner), 0, mode=mode, layout=queens)
 
 
 def _border_planes(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -568,11 +576,11 @@ def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorC
         if growth.regions is None:
             reason = growth.reason
             continue
-        puzzle = Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=layout)
+        puzzle = Puzzle(slot.size, slot.stars, growth.regions, slot.game, solution=growth.layout)
         if gives_away(puzzle, slot.band, config.allow_giveaways):
             reason = "a give-away region"
         elif looks_score(puzzle) < config.looks_gate:
             reason = "looks below the gate"
         else:
-            return Growth(growth.regions, backtracks, tries=attempt, mode=mode)
+            return Growth(growth.regions, backtracks, tries=attempt, mode=mode, layout=growth.layout)
     return Growth(None, backtracks, reason, tries=config.growth_looks_tries, mode=mode)

@@ -9,6 +9,11 @@ argument is unchanged, and they hang on the cell, so b stays connected. An impos
 other region beside it) travels with a short path of its region's cells to the nearest border, on the same terms.
 Count again, and repeat while another alternate turns up, up to the configured rounds.
 
+A Queens mirror map around queens that are their own image (`paired_symmetry`; symmetry.py draws such queens for
+mirror boards) has alternates in image pairs: each move takes its mirror image along (`image_move`), which breaks the
+images of the alternates it breaks, and the map stays a mirror map (moves that have no image are made only when no
+other will do).
+
 Why the extras: moving single impostor cells only, 10x10 2-star candidates ended unique 8% of the time (most were
 left with every impostor pinned); with carried pieces and paths, 27%; listing 8 solutions per count and picking
 the move that breaks the most of them, 70% (bench_generator.py --unique).
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 
 from ..counter import CountResult, count_solutions
 from ..puzzle import Cells, Puzzle
-from .designs import SYMMETRIES, figure_share, symmetry_share
+from .designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, symmetry_share
 from .growth import symmetrize
 from .shape import cell_list, grid, region_masks
 
@@ -134,9 +139,11 @@ def choose_repair_move(
     alternates: tuple[Cells, ...],
     rng: random.Random,
     least: int = 1,
+    mirror: str | None = None,
 ) -> Move | None:
     """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
     with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
+    `mirror`: only moves that have an image (image_move) are chosen, while there are any.
 
     Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
     regions (a Queens board's planted gift) are left alone while anything else will do. A move that would leave
@@ -155,6 +162,9 @@ def choose_repair_move(
     for region in regions:
         sizes[region] += 1
     moves = {key: move for key, move in moves.items() if sizes[move.source] - key[0].bit_count() >= least}
+    if mirror:
+        paired = {key: move for key, move in moves.items() if image_move(regions, size, move, mirror, least)}
+        moves = paired or moves
     if not moves:
         return None
     broken = {key: sum(1 for alternate in alternates if key[0] & alternate) for key in moves}
@@ -164,6 +174,41 @@ def choose_repair_move(
         (0.05 if sizes[m.target] == 1 else 1.0) / sizes[m.target] / (1 + 4 * m.carried.bit_count()) for m in best
     ]
     return rng.choices(best, weights=weights)[0]
+
+
+def paired_symmetry(puzzle: Puzzle, intended: Cells) -> str | None:
+    """The symmetry a Queens map follows (designs.MIRROR_SHARE of its borders or more, the best one) when its intended
+    queens are their own image under it, or None: then every alternate's image is an alternate too, and repair can
+    move cells in image pairs (symmetry.py draws such queens for mirror boards)."""
+    size = puzzle.size
+    shares = {
+        name: symmetry_share(puzzle.regions, size, name)
+        for name in SYMMETRIES
+        if sum(1 << mirror_cell(cell, size, name) for cell in cell_list(intended)) == intended
+    }
+    best = max(shares, key=shares.__getitem__, default=None)
+    return best if best is not None and shares[best] >= MIRROR_SHARE else None
+
+
+def image_move(before: tuple[int, ...], size: int, move: Move, symmetry: str, least: int) -> Move | None:
+    """The mirror image of `move` (made on the map `before`) under `symmetry`, to make right after it: the images of
+    its cells, all in one region and clear of the move's own cells, pass to the region that holds the most of the
+    image of the move's target. None when that is no move: a region would fall apart or drop under `least` cells.
+    The queens are their own image (paired_symmetry), so the image cells hold none."""
+    g = grid(size)
+    image = [mirror_cell(cell, size, symmetry) for cell in cell_list(move.cells)]
+    taken = sum(1 << cell for cell in image)
+    source = before[image[0]]
+    if taken & move.cells or any(before[cell] != source for cell in image):
+        return None
+    votes = [before[mirror_cell(cell, size, symmetry)] for cell in range(size * size) if before[cell] == move.target]
+    target = max(sorted(set(votes)), key=votes.count)  # ties to the lowest region, so a seed keeps its board
+    masks = region_masks(apply_move(before, move), size)
+    left = masks[source] & ~taken
+    if target == source or left.bit_count() < least or not g.connected(left) or not g.connected(masks[target] | taken):
+        return None
+    first = mirror_cell(move.cell, size, symmetry)
+    return Move(first, source, target, taken & ~(1 << first))
 
 
 @dataclass(frozen=True)
@@ -192,6 +237,7 @@ def repair(
     `undo`: once unique, give back the cells the board does not need moved (`undo_moves`)."""
     moves: list[Move] = []
     first = puzzle.regions
+    mirror = paired_symmetry(puzzle, intended) if puzzle.game == "queens" else None
     while True:
         result = count(puzzle, max(2, sample))
         if intended not in result.solutions and (result.count < 2 or result.exact):
@@ -206,13 +252,15 @@ def repair(
         alternates = tuple(s for s in result.solutions if s != intended)
         if not alternates or len(moves) >= rounds:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
-        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng, least)
+        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror)
         if move is None:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         moves.append(move)
-        puzzle = Puzzle(
-            puzzle.size, puzzle.stars, apply_move(puzzle.regions, move), puzzle.game, id=puzzle.id, solution=intended
-        )
+        regions = apply_move(puzzle.regions, move)
+        image = image_move(puzzle.regions, puzzle.size, move, mirror, least) if mirror else None
+        if image is not None:  # the move breaks some alternates, its image their images: the map stays a mirror map
+            regions = apply_move(regions, image)
+        puzzle = Puzzle(puzzle.size, puzzle.stars, regions, puzzle.game, id=puzzle.id, solution=intended)
 
 
 def still_unique(puzzle: Puzzle, intended: Cells, count: Counter = count_solutions) -> Callable[[Sequence[int]], bool]:

@@ -1,6 +1,14 @@
 """Mirror-symmetric Queens maps: regions grown in pairs so that the map is its own image under one symmetry.
 
-The queens are not symmetric (a uniformly drawn layout), only the map is: every region's image is a region. So a
+An exact mirror map has a second solution whenever its queens are not their own image: the image of the queens.
+Repair breaks it, and everything else, one move at a time, and a third of the map was redrawn on the way (published
+mirror boards kept 0.8 of their borders' symmetry; LinkedIn's mirror levels keep 0.9 or more). A half turn and the
+two diagonals allow queens that are their own image (`symmetric_layouts`): a mirror board in those symmetries
+draws its queens from them, repair then moves cells in image pairs and the map can stay exact. A left-right or
+top-bottom mirror allows none (a queen's image lies in its own row or column), so those maps keep growing around
+the slot's layout and end near symmetric at best.
+
+Otherwise the queens are not symmetric, only the map is: every region's image is a region. So a
 region either is its own image (it holds its queen and that queen's image cell) or has a partner region that is
 its image (it holds its queen and the image of its partner's queen). A queen whose image is a queen is tied to that
 queen's region (its own when it sits on the axis). The other queens are paired, or left self-paired, at random with
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from functools import lru_cache
 
 from ..puzzle import Cells
 from .config import GeneratorConfig
@@ -22,6 +31,40 @@ from .designs import mirror_cell
 from .shape import cell_list, grid
 
 MOST_OFF = 1
+
+
+@lru_cache(maxsize=64)
+def symmetric_layouts(size: int, symmetry: str) -> tuple[Cells, ...]:
+    """Every Queens layout (a queen a row and a column, no two touching) that is its own image under `symmetry`,
+    in a fixed order (9x9: 122 for a half turn, 256 for each diagonal; none for a left-right or top-bottom mirror).
+    A queen is placed together with its image, row by row."""
+    columns = [-1] * size
+    found: list[Cells] = []
+
+    def free(row: int, col: int) -> bool:
+        return all(c != col and not (abs(r - row) <= 1 and abs(c - col) <= 1) for r, c in enumerate(columns) if c >= 0)
+
+    def place(row: int) -> None:
+        while row < size and columns[row] >= 0:
+            row += 1
+        if row == size:
+            found.append(sum(1 << (r * size + c) for r, c in enumerate(columns)))
+            return
+        for col in range(size):
+            if not free(row, col):
+                continue
+            image_row, image_col = divmod(mirror_cell(row * size + col, size, symmetry), size)
+            columns[row] = col
+            if (image_row, image_col) == (row, col):
+                place(row + 1)
+            elif columns[image_row] < 0 and free(image_row, image_col):
+                columns[image_row] = image_col
+                place(row + 1)
+                columns[image_row] = -1
+            columns[row] = -1
+
+    place(0)
+    return tuple(found)
 
 
 def drawn_appetite(roll: float, config: GeneratorConfig) -> float:
