@@ -8,7 +8,7 @@ draws its queens from them, repair then moves cells in image pairs and the map c
 top-bottom mirror allows none (a queen's image lies in its own row or column), so those maps keep growing around
 the slot's layout and end near symmetric at best.
 
-Otherwise the queens are not symmetric, only the map is: every region's image is a region. So a
+Whether or not the queens are symmetric, the map is grown so: every region's image is a region. So a
 region either is its own image (it holds its queen and that queen's image cell) or has a partner region that is
 its image (it holds its queen and the image of its partner's queen). A queen whose image is a queen is tied to that
 queen's region (its own when it sits on the axis). The other queens are paired, or left self-paired, at random with
