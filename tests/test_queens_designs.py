@@ -33,7 +33,14 @@ from starbattle_core.generator.designs import (
 )
 from starbattle_core.generator.growth import grow_gated, grow_queens_regions
 from starbattle_core.generator.looks import DRAW_FEATURES, GATE_FEATURES, looks_score
-from starbattle_core.generator.repair import apply_move, choose_repair_move, image_move, paired_symmetry, repair
+from starbattle_core.generator.repair import (
+    apply_move,
+    choose_repair_move,
+    image_move,
+    mirror_partners,
+    paired_symmetry,
+    repair,
+)
 from starbattle_core.generator.shaping import (
     SHAPES_FILE,
     ShapeModel,
@@ -146,7 +153,8 @@ def test_repair_keeps_a_mirror_map_around_symmetric_queens_a_mirror_map() -> Non
         assert paired_symmetry(puzzle, layout) == name
         alternates = [s for s in count_solutions(puzzle, 4).solutions if s != layout]
         move = choose_repair_move(puzzle.regions, 9, layout, alternates, rng, 3)
-        image = image_move(puzzle.regions, 9, move, name, 3) if move else None
+        partners = mirror_partners(puzzle.regions, 9, name)
+        image = image_move(puzzle.regions, 9, move, name, partners, 3) if move else None
         if image is not None:
             both = apply_move(apply_move(puzzle.regions, move), image)
             assert symmetry_share(both, 9, name) == 1.0

@@ -400,8 +400,9 @@ def grow_queens_regions(
     least = 2 if band == "easy" or config.allow_giveaways else 3
     plant = (band == "easy" or config.allow_giveaways) and rng.random() < config.queens_single_cell_share
     symmetry = str(pick(load_designs().symmetries, rng)) if mode == "mirror" else None
-    if symmetry is not None and symmetric_layouts(size, symmetry):
-        queens = rng.choice(symmetric_layouts(size, symmetry))
+    own = symmetric_layouts(size, symmetry) if symmetry is not None else ()
+    if own:  # queens that are their own image, so that the map can stay exact through repair
+        queens = rng.choice(own)
         seeds = cell_list(queens)
     # Boards differ from each other as LinkedIn's do: how big the background gets and how far the map is pulled
     # towards symmetry are drawn per board.

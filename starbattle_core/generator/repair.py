@@ -163,7 +163,8 @@ def choose_repair_move(
         sizes[region] += 1
     moves = {key: move for key, move in moves.items() if sizes[move.source] - key[0].bit_count() >= least}
     if mirror:
-        paired = {key: move for key, move in moves.items() if image_move(regions, size, move, mirror, least)}
+        partners = mirror_partners(regions, size, mirror)
+        paired = {key: move for key, move in moves.items() if image_move(regions, size, move, mirror, partners, least)}
         moves = paired or moves
     if not moves:
         return None
@@ -190,19 +191,30 @@ def paired_symmetry(puzzle: Puzzle, intended: Cells) -> str | None:
     return best if best is not None and shares[best] >= MIRROR_SHARE else None
 
 
-def image_move(before: tuple[int, ...], size: int, move: Move, symmetry: str, least: int) -> Move | None:
+def mirror_partners(regions: tuple[int, ...], size: int, symmetry: str) -> list[int]:
+    """Each region's image under `symmetry`: the region holding the most of its cells' images (ties to the lowest
+    region, so a seed keeps its board)."""
+    count = max(regions) + 1
+    tallies = [[0] * count for _ in range(count)]
+    for cell, region in enumerate(regions):
+        tallies[region][regions[mirror_cell(cell, size, symmetry)]] += 1
+    return [max(range(count), key=row.__getitem__) for row in tallies]
+
+
+def image_move(
+    before: tuple[int, ...], size: int, move: Move, symmetry: str, partners: list[int], least: int
+) -> Move | None:
     """The mirror image of `move` (made on the map `before`) under `symmetry`, to make right after it: the images of
-    its cells, all in one region and clear of the move's own cells, pass to the region that holds the most of the
-    image of the move's target. None when that is no move: a region would fall apart or drop under `least` cells.
-    The queens are their own image (paired_symmetry), so the image cells hold none."""
+    its cells, all in one region and clear of the move's own cells, pass to the image of the move's target
+    (`partners`: mirror_partners of `before`). None when that is no move: a region would fall apart or drop under
+    `least` cells. The queens are their own image (paired_symmetry), so the image cells hold none."""
     g = grid(size)
     image = [mirror_cell(cell, size, symmetry) for cell in cell_list(move.cells)]
     taken = sum(1 << cell for cell in image)
     source = before[image[0]]
     if taken & move.cells or any(before[cell] != source for cell in image):
         return None
-    votes = [before[mirror_cell(cell, size, symmetry)] for cell in range(size * size) if before[cell] == move.target]
-    target = max(sorted(set(votes)), key=votes.count)  # ties to the lowest region, so a seed keeps its board
+    target = partners[move.target]
     masks = region_masks(apply_move(before, move), size)
     left = masks[source] & ~taken
     if target == source or left.bit_count() < least or not g.connected(left) or not g.connected(masks[target] | taken):
@@ -257,7 +269,10 @@ def repair(
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         moves.append(move)
         regions = apply_move(puzzle.regions, move)
-        image = image_move(puzzle.regions, puzzle.size, move, mirror, least) if mirror else None
+        image = None
+        if mirror:
+            partners = mirror_partners(puzzle.regions, puzzle.size, mirror)
+            image = image_move(puzzle.regions, puzzle.size, move, mirror, partners, least)
         if image is not None:  # the move breaks some alternates, its image their images: the map stays a mirror map
             regions = apply_move(regions, image)
         puzzle = Puzzle(puzzle.size, puzzle.stars, regions, puzzle.game, id=puzzle.id, solution=intended)
