@@ -285,9 +285,10 @@ def test_archive_boards_have_exactly_their_published_solution() -> None:
 
 @pytest.mark.slow
 def test_archive_boards_by_the_pure_search() -> None:
-    """The reference on its own (no SAT solver) settles every archive board too: the slow tail, as its own job."""
-    checked = 0
-    for puzzle, _label in archive_boards():
+    """The reference on its own (no SAT solver) settles archive boards too: every board up to 10x10 and every fourth
+    14x14 one (the 14x14 boards are 22 of its 23 s of CPU; `bench/bench_counter.py --sat` counts them all)."""
+    boards = [puzzle for puzzle, _label in archive_boards()]
+    sample = [puzzle for puzzle in boards if puzzle.size < 14] + [puzzle for puzzle in boards if puzzle.size == 14][::4]
+    for puzzle in sample:
         check_unique(puzzle, "archive (search only)", sat_after=None)
-        checked += 1
-    assert checked == 1020
+    assert len(sample) == 720 + 75
