@@ -219,6 +219,25 @@ def test_repair_lifts_the_unique_share() -> None:
     assert repaired >= 15 and repaired > raw
 
 
+def test_queens_repair_leaves_small_regions_their_size() -> None:
+    """Repair shrinks regions; taking cells from roomy ones while it can (`repair_roomy_queens`), the repaired 9x9
+    boards keep fewer regions at the band's minimum of 3 cells than repair taking from any region (LinkedIn's 9x9
+    levels: 0.73 such regions a board; published boards had 1.4)."""
+    slot = Slot("queens", 9, 1, "medium")
+    at_minimum: dict[int, float] = {}
+    for roomy in (0, 4):
+        config = GeneratorConfig(repair_roomy_queens=roomy)
+        small = boards = 0
+        for seed in range(30):
+            mended = repair_for_slot(queens_board(9, seed), slot, random.Random(seed), config)
+            if mended.status == "unique":
+                boards += 1
+                small += sum(mask.bit_count() == 3 for mask in mended.puzzle.region_masks)
+        assert boards >= 15
+        at_minimum[roomy] = small / boards
+    assert at_minimum[4] < 0.8 * at_minimum[0], at_minimum  # measured: 1.4 against 2.0
+
+
 def test_reshaping_after_repair_keeps_the_board_unique_and_its_stars_in_place() -> None:
     """Repaired 10x10 2-star boards are shaped again (the daily kind): every one stays unique with the intended
     solution and no star moves; some come out different from the board repair left."""

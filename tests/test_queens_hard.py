@@ -30,7 +30,7 @@ from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle
 
-SEED = 4  # a seed whose search rejects a wrong-band candidate before it finds its board (seconds, not minutes)
+SEED = 5  # a seed whose search rejects a wrong-band candidate before it finds its board (seconds, not minutes)
 
 
 def test_queens_hard_slot_finds_a_hard_board_within_its_candidate_budget(tmp_path, capsys) -> None:
@@ -103,3 +103,30 @@ def test_repair_picks_the_move_the_per_alternate_search_would_pick(seed: int) ->
         (0.05 if sizes[m.target] == 1 else 1.0) / sizes[m.target] / (1 + 4 * m.carried.bit_count()) for m in best
     ]
     assert chosen == random.Random(seed).choices(best, weights=weights)[0]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_repair_takes_cells_from_roomy_regions_while_it_can(seed: int) -> None:
+    """With `roomy`, repair's move leaves its source region that many cells whenever an allowed move does, and
+    falls back on the others (never under `least`) when none does."""
+    layout = layout_to_cells(sample_layouts(9, 1, 1, np.random.default_rng(seed))[0])
+    growth = grow_queens_regions(9, layout, random.Random(seed), band="hard")
+    assume(growth.regions is not None)
+    assert growth.regions is not None
+    puzzle = Puzzle(9, 1, growth.regions, "queens", solution=growth.layout)
+    alternates = tuple(s for s in count_solutions(puzzle, 8).solutions if s != growth.layout)
+    assume(alternates)
+    sizes = [puzzle.regions.count(region) for region in range(9)]
+    moves: dict[tuple[int, int], Move] = {}
+    for alternate in alternates:
+        for move in impostor_moves(puzzle.regions, 9, growth.layout, alternate):
+            moves.setdefault((move.cells, move.target), move)
+    left = [sizes[m.source] - m.cells.bit_count() for m in moves.values()]
+    chosen = choose_repair_move(puzzle.regions, 9, growth.layout, alternates, random.Random(seed), least=3, roomy=4)
+    if not any(cells >= 3 for cells in left):
+        assert chosen is None
+    elif any(cells >= 4 for cells in left):
+        assert chosen is not None and sizes[chosen.source] - chosen.cells.bit_count() >= 4
+    else:
+        assert chosen is not None and sizes[chosen.source] - chosen.cells.bit_count() == 3

@@ -66,6 +66,10 @@ class GeneratorConfig(BaseModel):
     # Once unique, give back to its grown region every moved cell the board can spare (a count per moved cell):
     # published Queens 9x9 boards kept little of their drawing without it.
     repair_undo: bool = True
+    # Queens repair takes its cells from regions that keep this many while any move breaking as many alternates
+    # does: taken from any region, a 9x9 board's small regions ended at the band's minimum (3 cells: 1.4 regions
+    # of 3 a published board and 0.85 of 5, LinkedIn's 0.73 and 1.55; with 4, 1.1 and 1.2).
+    repair_roomy_queens: int = Field(4, ge=0)
     # Gates: the grader's experience (fun) score and the looks score, both 0-100, both fitted models shifted so that
     # 50 is the designed (real) boards' gate percentile: the fun model of grader/experience.py (fun_model.json,
     # written by bench/fit_fun.py) and the looks model of looks.py (looks_model.json, bench/fit_looks.py). A gate of

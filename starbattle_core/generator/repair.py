@@ -140,9 +140,11 @@ def choose_repair_move(
     rng: random.Random,
     least: int = 1,
     mirror: str | None = None,
+    roomy: int = 0,
 ) -> Move | None:
     """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
     with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
+    `roomy`: only moves that leave their source region `roomy` cells or more are chosen, while there are any.
     `mirror`: only moves that have an image (image_move) are chosen, while there are any.
 
     Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
@@ -162,6 +164,9 @@ def choose_repair_move(
     for region in regions:
         sizes[region] += 1
     moves = {key: move for key, move in moves.items() if sizes[move.source] - key[0].bit_count() >= least}
+    if roomy > least:
+        spared = {key: move for key, move in moves.items() if sizes[move.source] - key[0].bit_count() >= roomy}
+        moves = spared or moves
     if mirror:
         partners = mirror_partners(regions, size, mirror)
         paired = {key: move for key, move in moves.items() if image_move(regions, size, move, mirror, partners, least)}
@@ -243,10 +248,13 @@ def repair(
     count: Counter = count_solutions,
     least: int = 1,
     undo: bool = False,
+    roomy: int = 0,
 ) -> Repair:
     """Count to `sample` (2: the second solution is enough); while other solutions exist, move an impostor (at
     most `rounds` moves). A larger sample shows more alternates per count, so one move can break several.
-    `undo`: once unique, give back the cells the board does not need moved (`undo_moves`)."""
+    `undo`: once unique, give back the cells the board does not need moved (`undo_moves`). `roomy`: take cells
+    from regions that keep that many while any move does (choose_repair_move): every move shrinks a region, and
+    taken from any region the small ones ended at `least`."""
     moves: list[Move] = []
     first = puzzle.regions
     mirror = paired_symmetry(puzzle, intended) if puzzle.game == "queens" else None
@@ -264,7 +272,7 @@ def repair(
         alternates = tuple(s for s in result.solutions if s != intended)
         if not alternates or len(moves) >= rounds:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
-        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror)
+        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy)
         if move is None:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         moves.append(move)

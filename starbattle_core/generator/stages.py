@@ -46,7 +46,10 @@ def repair_for_slot(puzzle: Puzzle, slot: Slot, rng: random.Random, config: Gene
     assert puzzle.solution is not None, "repair needs the intended solution"
     least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
     rounds = config.repair_rounds(slot.game)
-    mended = repair(puzzle, puzzle.solution, rounds, rng, config.repair_sample, least=least, undo=config.repair_undo)
+    roomy = config.repair_roomy_queens if slot.game == "queens" else 0
+    mended = repair(
+        puzzle, puzzle.solution, rounds, rng, config.repair_sample, least=least, undo=config.repair_undo, roomy=roomy
+    )
     kind = kind_key(slot.size, slot.stars)
     model = shape_model(slot.size, slot.stars) if slot.game == "starbattle" else None
     if mended.status != "unique" or not mended.rounds or model is None or kind not in config.reshaping_spread_offset:
