@@ -21,6 +21,33 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+# The files that take the most of a worker's time (processes, servers, clusters: `--durations`), first: with
+# `--dist loadfile --no-loadscope-reorder` xdist hands out whole files in collection order, so these start at once
+# and the short files fill in around them. (Without the flag xdist puts the files with the most tests first, and the
+# few long tests of test_workers.py, test_concurrent.py and test_signals.py ran last, one worker busy, two idle:
+# fresh-clone CI on one day 12:48 in that order, 11:48 in this one.)
+LONGEST_FIRST = (
+    "test_served.py",
+    "test_flows.py",
+    "test_signals.py",
+    "test_workers.py",
+    "test_dask.py",
+    "test_concurrent.py",
+    "test_servers.py",
+    "test_generator_stages.py",
+    "test_counter.py",
+    "test_picture.py",
+    "test_db.py",
+    "test_faults.py",
+    "test_funnel.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: number for number, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def shared_file(relative: str) -> Path:
     path = SHARED_DATA / relative
     if not path.exists():
