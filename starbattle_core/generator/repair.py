@@ -141,11 +141,13 @@ def choose_repair_move(
     least: int = 1,
     mirror: str | None = None,
     roomy: int = 0,
+    partners: list[int] | None = None,
 ) -> Move | None:
     """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
     with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
     `roomy`: only moves that leave their source region `roomy` cells or more are chosen, while there are any.
-    `mirror`: only moves that have an image (image_move) are chosen, while there are any.
+    `mirror`: only moves that have an image (image_move) are chosen, while there are any (`partners`: the map's
+    mirror_partners, when the caller has them).
 
     Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
     regions (a Queens board's planted gift) are left alone while anything else will do. A move that would leave
@@ -168,7 +170,7 @@ def choose_repair_move(
         spared = {key: move for key, move in moves.items() if sizes[move.source] - key[0].bit_count() >= roomy}
         moves = spared or moves
     if mirror:
-        partners = mirror_partners(regions, size, mirror)
+        partners = partners or mirror_partners(regions, size, mirror)
         paired = {key: move for key, move in moves.items() if image_move(regions, size, move, mirror, partners, least)}
         moves = paired or moves
     if not moves:
@@ -272,15 +274,15 @@ def repair(
         alternates = tuple(s for s in result.solutions if s != intended)
         if not alternates or len(moves) >= rounds:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
-        move = choose_repair_move(puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy)
+        partners = mirror_partners(puzzle.regions, puzzle.size, mirror) if mirror else None
+        move = choose_repair_move(
+            puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy, partners
+        )
         if move is None:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         moves.append(move)
         regions = apply_move(puzzle.regions, move)
-        image = None
-        if mirror:
-            partners = mirror_partners(puzzle.regions, puzzle.size, mirror)
-            image = image_move(puzzle.regions, puzzle.size, move, mirror, partners, least)
+        image = image_move(puzzle.regions, puzzle.size, move, mirror, partners, least) if mirror and partners else None
         if image is not None:  # the move breaks some alternates, its image their images: the map stays a mirror map
             regions = apply_move(regions, image)
         puzzle = Puzzle(puzzle.size, puzzle.stars, regions, puzzle.game, id=puzzle.id, solution=intended)
