@@ -8,6 +8,7 @@ ports are free ones picked at start.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -85,6 +86,19 @@ def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
         out, err = process.communicate()
         raise AssertionError(f"{process.args!r} ran over {RUN_TIMEOUT} s:\n{out[-2000:]}\n{err[-2000:]}") from None
     return process.returncode, out, err
+
+
+def stop(process: subprocess.Popen[bytes], grace: float = 60) -> None:
+    """Stop a process started in a session of its own, and everything it started: SIGTERM to its group, SIGKILL to
+    what is left of the group after `grace` s. Stopping the leader alone (`uv run`, which a README line execs) left
+    its `prefect worker` running after CI whenever the worker took longer than the grace to stop under load."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=grace)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def children(pid: int) -> list[int]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pipeline_processes import free_port
+from pipeline_processes import free_port, stop
 from served_pipeline import (
     BIN,
     REPO,
@@ -72,7 +72,12 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
     log = folder / "serve.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [str(BIN / "starbattle"), "serve"], env=env, cwd=folder, stdout=out, stderr=subprocess.STDOUT
+            [str(BIN / "starbattle"), "serve"],
+            env=env,
+            cwd=folder,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     server = Served(folder, port, process, log)
     try:
@@ -89,12 +94,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
             time.sleep(2)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def test_a_served_nightly_run_fills_its_date_on_a_local_cluster(served: Served) -> None:
@@ -142,7 +142,9 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
     processes: list[subprocess.Popen[bytes]] = []
     with open(log, "wb") as out:
         command = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
-        processes.append(subprocess.Popen(command, env=env, cwd=folder, stdout=out, stderr=subprocess.STDOUT))
+        processes.append(
+            subprocess.Popen(command, env=env, cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        )
     served = Served(folder, port, processes[0], log)
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -172,17 +174,13 @@ def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Call
                     cwd=REPO,
                     stdout=out,
                     stderr=subprocess.STDOUT,
+                    start_new_session=True,
                 )
             )
         yield served
     finally:
         for process in reversed(processes):
-            process.terminate()
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 def test_a_deployed_nightly_run_on_the_work_pool_fills_its_date(worker: Served) -> None:

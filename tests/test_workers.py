@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pipeline_processes import free_port
+from pipeline_processes import free_port, stop
 from served_pipeline import (
     BIN,
     REPO,
@@ -47,7 +47,9 @@ WORKERS = ("worker-a", "worker-b")
 def _sh(env: dict[str, str], port: int, line: str, cwd: Path, **popen: object) -> subprocess.Popen[bytes]:
     """A README line in a new bash, pointed at this test's server (the README's 4200 is `ui_port`)."""
     script = f"{api_line()}\nexec {line}".replace("4200", str(port))
-    return subprocess.Popen(["bash", "-c", script], env=env, cwd=cwd, **popen)  # type: ignore[call-overload]
+    return subprocess.Popen(  # type: ignore[call-overload]
+        ["bash", "-c", script], env=env, cwd=cwd, start_new_session=True, **popen
+    )
 
 
 async def _trigger_and_wait(api: str) -> list[tuple[str, str]]:
@@ -101,7 +103,10 @@ def test_two_workers_share_the_pool_s_runs(tmp_path: Path, migrated_prefect_home
     try:
         with open(logs["server"], "wb") as out:
             command = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
-            processes.append(subprocess.Popen(command, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT))
+            started = subprocess.Popen(
+                command, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+            processes.append(started)
         deadline = time.monotonic() + START_TIMEOUT
         while not healthy(api):
             assert processes[0].poll() is None, logs["server"].read_text(errors="replace")[-3000:]
@@ -127,12 +132,7 @@ def test_two_workers_share_the_pool_s_runs(tmp_path: Path, migrated_prefect_home
         finished = asyncio.run(_trigger_and_wait(api))
     finally:
         for process in reversed(processes):
-            process.terminate()
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
     texts = {name: logs[name].read_text(errors="replace") for name in WORKERS}
     assert [state for _, state in finished] == ["COMPLETED"] * len(DATES), (finished, texts)
     # Both workers may see a scheduled run and submit it; the server lets one take it and aborts the other's.
