@@ -9,12 +9,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from brute_force import brute_force_solutions
 from conftest import shared_file
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from starbattle_core.counter import count_solutions
+from starbattle_core.counter import CountResult, count_solutions
 from starbattle_core.formats import read_jsonl
 from starbattle_core.generator import GeneratorConfig, Slot, designs
 from starbattle_core.generator.designs import (
@@ -300,6 +301,32 @@ def test_notches_are_one_cell_teeth_of_regions_that_are_not_figures() -> None:
     # b's tooth at (1, 1) is a notch; a's cells above and below it have b on two sides only (the board's edge or
     # a on the others).
     assert notches(board("baaaa", "bbaaa", "baaaa", "baaaa", "baaaa"), 5) == [1 * 5 + 1]
+
+
+def brute_force_count(puzzle: Puzzle, limit: int) -> CountResult:
+    """The brute-force reference in the counter's shape, for functions that take a counter."""
+    found = brute_force_solutions(puzzle)
+    return CountResult(min(len(found), limit), True, tuple(found[:limit]), 0, 0.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_filling_notches_keeps_a_board_unique_by_brute_force(seed: int) -> None:
+    """On small repaired boards, with the brute-force reference as its counter: the filled board has exactly the
+    intended solution (by brute force again), its regions stay connected around one queen each, and it has no more
+    notches than before, fewer when it changed."""
+    layout = queens(7, seed)
+    rng = random.Random(seed)
+    growth = grow_queens_regions(7, layout, rng)
+    assume(growth.regions is not None)
+    assert growth.regions is not None
+    mended = repair(Puzzle(7, 1, growth.regions, "queens", solution=layout), layout, 40, rng, 8)
+    assume(mended.status == "unique")
+    filled = fill_notches(mended.puzzle, layout, brute_force_count, 1)
+    assert brute_force_solutions(filled) == [layout]
+    assert_one_queen_per_connected_region(filled.regions, 7, layout)
+    was, now = len(notches(mended.puzzle.regions, 7)), len(notches(filled.regions, 7))
+    assert now < was if filled.regions != mended.puzzle.regions else now == was
 
 
 def test_filling_notches_keeps_linkedins_levels_unique_and_takes_some_of_their_notches() -> None:
