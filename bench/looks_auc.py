@@ -3,15 +3,18 @@
     python bench/looks_auc.py                        both games, gated growth, split seeds 0-4
     python bench/looks_auc.py --game queens --splits 10
     python bench/looks_auc.py --accepted 150         also 150 published boards per game (daily sizes; minutes)
+    python bench/looks_auc.py --game queens --accepted 300 --first 300 --workers 2 --splits 20
+                                                     published boards from seeds 300-599, two processes
     python bench/looks_auc.py --modes 60             Queens: acceptance per design mode over 60 candidates a slot
     python bench/looks_auc.py --repaired 40          cells repair moves, over 40 candidates a band (daily sizes)
 
 Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data).
 Generated (`gated`): for every real board one growth of the same size and stars that passed the looks gate and the
 give-away rule (grow_gated, bands in turn, seeds from the board's index), before repair; `--accepted N`: N boards
-that `generate` published for the daily sizes (10x10 2-star, 9x9 Queens), seeds 0..N-1 over the bands, compared
-with the real boards of that size. A held-out AUC grows with the boards the classifier learns from (the same
-published Queens boards: 0.62 over 40 of them, 0.77 over 150), so figures compare only at the same counts.
+that `generate` published for the daily sizes (10x10 2-star, 9x9 Queens), seeds 0..N-1 (`--first` moves them) over
+the bands, compared with the real boards of that size. A held-out AUC grows with the boards the classifier learns
+from (the same published Queens boards: 0.62 over 40 of them, 0.77 over 150), so figures compare only at the same
+counts.
 
 The classifier is a logistic regression (bench/logistic_fit.py: standardised features, L2 penalty 1, classes
 weighted equally) fitted on a random half of each side and scored on the other half, once per split seed; the
@@ -28,6 +31,7 @@ import random
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -81,15 +85,21 @@ def gated_boards(game: str, shapes: list[tuple[int, int]], seed: int) -> list[Pu
     return boards
 
 
-def accepted_boards(game: str, count: int) -> list[Puzzle]:
+def accepted_board(game: str, seed: int) -> Puzzle | None:
+    """The board `generate` publishes for the daily size of `game` from `seed` (the bands in turn), None if none."""
     size, stars = DAILY[game]
-    config = GeneratorConfig(max_candidates=300)
-    boards = []
-    for seed in range(count):
-        board = generate(Slot(game, size, stars, bands(game)[seed % len(bands(game))]), seed, 600.0, config).board
-        if board is not None:
-            boards.append(board.puzzle)
-    return boards
+    slot = Slot(game, size, stars, bands(game)[seed % len(bands(game))])
+    board = generate(slot, seed, 600.0, GeneratorConfig(max_candidates=300)).board
+    return board.puzzle if board is not None else None
+
+
+def accepted_boards(game: str, count: int, first: int = 0, workers: int = 1) -> list[Puzzle]:
+    """The boards published from seeds first..first+count-1, in seed order (each seed is a whole generate run, so
+    the workers change how long it takes, never which boards)."""
+    seeds = range(first, first + count)
+    with ProcessPoolExecutor(workers) as pool:
+        boards = list(pool.map(accepted_board, [game] * count, seeds))
+    return [board for board in boards if board is not None]
 
 
 # --- this script's own features ------------------------------------------------------------------------------
@@ -316,6 +326,8 @@ def main() -> None:
     parser.add_argument("--splits", type=int, default=5, help="split seeds (0..N-1)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the generated boards")
     parser.add_argument("--accepted", type=int, default=0, help="also N published boards per game")
+    parser.add_argument("--first", type=int, default=0, help="the published boards' first seed")
+    parser.add_argument("--workers", type=int, default=1, help="processes generating the published boards")
     parser.add_argument("--modes", type=int, default=0, help="Queens: acceptance per mode over N candidates a slot")
     parser.add_argument("--top", type=int, default=8, help="features listed alone")
     parser.add_argument("--repaired", type=int, default=0, help="cells repair moves, over N candidates a band")
@@ -339,8 +351,12 @@ def main() -> None:
         )
         if args.accepted:
             start = time.perf_counter()
-            accepted = accepted_boards(game, args.accepted)
-            print(f"{game}: {len(accepted)} accepted boards in {time.perf_counter() - start:.0f} s")
+            accepted = accepted_boards(game, args.accepted, args.first, args.workers)
+            last = args.first + args.accepted - 1
+            print(
+                f"{game}: {len(accepted)} accepted boards (seeds {args.first}-{last}) in "
+                f"{time.perf_counter() - start:.0f} s"
+            )
             report(f"{game} accepted, {size}x{size}", same, accepted, args.splits, args.top)
         if args.repaired:
             measure_repair(game, args.repaired)
