@@ -59,7 +59,7 @@ from starbattle_core.generator.looks import (  # noqa: E402
     MODEL_FILE,
     draw_features,
     draw_key,
-    looks_features,
+    gate_features,
 )
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
@@ -167,7 +167,7 @@ def fit_draw(
 
 
 def matrix(boards: list[Puzzle], features: tuple[str, ...] = FEATURES) -> np.ndarray:
-    return np.array([[looks_features(p)[f] for f in features] for p in boards])
+    return np.array([[gate_features(p)[f] for f in features] for p in boards])
 
 
 def draw_matrix(boards: list[Puzzle]) -> np.ndarray:

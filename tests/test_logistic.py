@@ -21,7 +21,7 @@ from starbattle_core.puzzle import Puzzle
 def looks_by_hand(puzzle: Puzzle) -> float:
     """The looks score from the model file's numbers: 0 outside the real boards' range, else the sigmoid."""
     fitted = json.loads(looks.MODEL_FILE.read_text(encoding="utf-8"))["games"][puzzle.game]
-    features = looks.looks_features(puzzle)
+    features = looks.gate_features(puzzle)
     logit = fitted["intercept"]
     for name, mean, scale, weight, low, high in zip(
         fitted["features"],
@@ -73,6 +73,20 @@ def test_the_looks_draw_model_has_one_model_per_queens_size_with_enough_real_boa
         assert model.features == looks.DRAW_FEATURES and all(scale > 0 for scale in model.scale)
         middle = {name: (low + high) / 2 for name, low, high in zip(model.features, model.low, model.high, strict=True)}
         assert math.isfinite(model.logit(middle))
+
+
+def test_the_queens_gate_reads_figures_and_the_star_battle_gate_does_not_pay_for_them() -> None:
+    linkedin = next(iter(read_jsonl(str(shared_file("queens/linkedin.jsonl")))))
+    archive = next(iter(read_jsonl(str(shared_file("starbattle/archive.jsonl")))))
+    queens = looks.gate_features(linkedin)
+    assert {name: queens[name] for name in looks.FIGURE_FEATURES} == {
+        name: looks.draw_features(linkedin)[name] for name in looks.FIGURE_FEATURES
+    }
+    assert looks.gate_features(archive) == looks.looks_features(archive)
+    # The fitted Queens gate weighs figures: a board's score moves with its share of them, the rest held still.
+    model = load_models(looks.MODEL_FILE)["queens"]
+    more = {**queens, "figures": queens["figures"] + 0.1}
+    assert model.logit(more) != model.logit(queens)
 
 
 def test_the_draw_features_name_a_maps_symmetry_convex_regions_smallest_region_edge_and_figures() -> None:
