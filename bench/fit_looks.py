@@ -20,14 +20,11 @@ every core). The draw meets a board after repair, but grading, the band, fun and
 published: rejection sampling turns what is published into the real boards when its density ratio is real against
 published. (Fitted against the boards it meets, the draw left published Queens 9x9 boards further from LinkedIn's:
 held-out AUC 0.71 against 0.67 fitted so, on bench/looks_auc.py's features of the time, --accepted 150.) Its offset
-is the logit at the `--draw-percentile` (99) of those generated training boards, where the draw's chance reaches 1.
-Rejection sampling is exact when that is the largest odds; at the 95th percentile the most real-looking twentieth of
-the boards were all kept alike, and published 9x9 boards measured 0.018 further from LinkedIn's on
-both seed ranges (0.715 and 0.725 against 0.697 and 0.704, bench/looks_auc.py --accepted 300); the largest odds
-itself bought nothing more (0.695) for twice the candidates. The
-script prints the share of held-out generated boards the draw keeps and the held-out AUC of real against them. Fit
-the gate first: the draw meets what the gate passes. (`--draw --check --draw-games starbattle` measures a Star
-Battle draw, which is not in the model file: see docs/engine.md.)
+is the logit at the `--draw-percentile` (99) of those generated training boards, where the draw's chance reaches 1
+(rejection sampling is exact when that is the largest odds; docs/engine.md has what the 95th and the largest cost
+and bought). The script prints the share of held-out generated boards the draw keeps and the held-out AUC of real
+against them. Fit the gate first: the draw meets what the gate passes. (`--draw --check --draw-games starbattle`
+measures a Star Battle draw, which is not in the model file: see docs/engine.md.)
 
 Re-run after any change to growth or repair (growth.py, designs.py, symmetry.py, shaping.py, repair.py, their data
 files: the generated side moves) and commit the new looks_model.json and looks_draw_model.json;

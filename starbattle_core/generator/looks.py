@@ -80,6 +80,8 @@ GATE_FEATURES = {
     "starbattle": FEATURES,
     "queens": (*(name for name in FEATURES if name != "symmetry"), *FIGURE_FEATURES),
 }
+# The games whose gate reads figures: the others' gate pays nothing for them.
+FIGURE_GATES = frozenset(game for game, names in GATE_FEATURES.items() if set(FIGURE_FEATURES) & set(names))
 # The looks draw sees nine more: what still told published Queens boards from LinkedIn's (bench/looks_auc.py) when it
 # saw only FEATURES: which symmetry a map follows, how many regions are convex, the smallest region, how many regions
 # reach the edge, how many regions are symmetric figures (designs.figure_share) and how nearly the rest are, and the
@@ -228,7 +230,7 @@ def figure_features(shares: list[float]) -> dict[str, float]:
 def gate_features(puzzle: Puzzle) -> dict[str, float]:
     """What the game's looks gate reads: the looks features, and the figure features where its model uses them."""
     features = looks_features(puzzle)
-    if set(FIGURE_FEATURES) & set(GATE_FEATURES[puzzle.game]):
+    if puzzle.game in FIGURE_GATES:
         features.update(figure_features([figure_share(mask, puzzle.size) for mask in puzzle.region_masks]))
     return features
 
