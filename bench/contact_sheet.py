@@ -7,9 +7,10 @@
 Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data),
 a seeded sample of those of the size. Generated: `accepted` (the default) are published boards, `generate` on the
 slot's four (Queens: three) bands in turn, seeds 0, 1, 2, ...; `gated` are growths that passed the looks gate and
-the give-away rule, before repair and grading (seconds instead of minutes). Labelled, the page has one block per
-side; with `--blind SEED` the boards are shuffled into one numbered grid and the key (which numbers are generated)
-is printed, so a reader can try to pick them out before reading it.
+the give-away rule, before repair and grading (seconds instead of minutes); `--first` starts the seeds elsewhere,
+for boards nobody has looked at yet. Labelled, the page has one block per side; with `--blind SEED` the boards are
+shuffled into one numbered grid and the key (which numbers are generated) is printed, so a reader can try to pick
+them out before reading it (docs/engine.md has what readers who had not seen the boards picked).
 
 The page is drawn with starbattle_core.svg.board_svg (no letters or labels: the regions alone) and photographed by
 the system's Chromium through Playwright (`--html` keeps the page too).
@@ -52,12 +53,12 @@ def real_sample(game: str, size: int, stars: int, count: int, seed: int) -> list
     return random.Random(seed).sample(boards, min(count, len(boards)))
 
 
-def generated_sample(game: str, size: int, stars: int, count: int, source: str) -> list[Puzzle]:
+def generated_sample(game: str, size: int, stars: int, count: int, source: str, first: int = 0) -> list[Puzzle]:
     bands = [band for band in BANDS if not (game == "queens" and band == "expert")]
     config = GeneratorConfig(max_candidates=300)
     boards: list[Puzzle] = []
-    seed = 0
-    while len(boards) < count and seed < 20 * count:
+    seed = first
+    while len(boards) < count and seed < first + 20 * count:
         slot = Slot(game, size, stars, bands[seed % len(bands)])
         if source == "accepted":
             board = generate(slot, seed, 300.0, config).board
@@ -109,6 +110,7 @@ def main() -> None:
     parser.add_argument("--source", choices=("accepted", "gated"), default="accepted")
     parser.add_argument("--blind", type=int, default=None, metavar="SEED", help="shuffle, unlabelled; print the key")
     parser.add_argument("--seed", type=int, default=1, help="which real boards are sampled")
+    parser.add_argument("--first", type=int, default=0, help="the first generator seed (a sheet of boards unseen)")
     parser.add_argument("--cell", type=int, default=16, help="pixels per cell")
     parser.add_argument("--width", type=int, default=1200, help="page width in CSS pixels")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
@@ -120,8 +122,10 @@ def main() -> None:
         raise SystemExit(f"error: {error}") from None
     if args.count < 1:
         raise SystemExit("error: --count must be at least 1")
+    if args.first < 0:
+        raise SystemExit("error: --first must be 0 or more")
     real = real_sample(args.game, args.size, args.stars, args.count, args.seed)
-    made = generated_sample(args.game, args.size, args.stars, len(real), args.source)
+    made = generated_sample(args.game, args.size, args.stars, len(real), args.source, args.first)
     kind = f"{args.game} {args.size}x{args.size}" + (f" {args.stars}-star" if args.game == "starbattle" else "")
     if args.blind is None:
         blocks = [
