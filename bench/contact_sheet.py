@@ -23,6 +23,7 @@ import random
 import shutil
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -44,12 +45,19 @@ REAL_FILES = {
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
+def fail(message: str) -> NoReturn:
+    """Bad input: one line naming the problem, exit status 2."""
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def real_sample(game: str, size: int, stars: int, count: int, seed: int) -> list[Puzzle]:
     boards = [
         p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name)) if (p.size, p.stars) == (size, stars)
     ]
     if not boards:
-        raise SystemExit(f"error: no real {game} board of size {size} with {stars} stars in {SHARED}")
+        kind = f"{game} {size}x{size}" + (f" {stars}-star" if game == "starbattle" else "")
+        fail(f"no real {kind} board in {SHARED}")
     return random.Random(seed).sample(boards, min(count, len(boards)))
 
 
@@ -119,11 +127,11 @@ def main() -> None:
     try:
         Slot(args.game, args.size, args.stars, "medium")
     except InputError as error:
-        raise SystemExit(f"error: {error}") from None
+        fail(str(error))
     if args.count < 1:
-        raise SystemExit("error: --count must be at least 1")
+        fail("--count must be at least 1")
     if args.first < 0:
-        raise SystemExit("error: --first must be 0 or more")
+        fail("--first must be 0 or more")
     real = real_sample(args.game, args.size, args.stars, args.count, args.seed)
     made = generated_sample(args.game, args.size, args.stars, len(real), args.source, args.first)
     kind = f"{args.game} {args.size}x{args.size}" + (f" {args.stars}-star" if args.game == "starbattle" else "")
