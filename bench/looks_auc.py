@@ -7,6 +7,8 @@
                                                      published boards from seeds 300-599, two processes
     python bench/looks_auc.py --modes 60             Queens: acceptance per design mode over 60 candidates a slot
     python bench/looks_auc.py --repaired 40          cells repair moves, over 40 candidates a band (daily sizes)
+    python bench/looks_auc.py --without bar_share crossings area_second
+                                                     also the own features' AUC less these (what the rest see)
 
 Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data).
 Generated (`gated`): for every real board one growth of the same size and stars that passed the looks gate and the
@@ -243,7 +245,9 @@ def held_out_aucs(x_real: np.ndarray, x_gen: np.ndarray, splits: int) -> list[fl
     return scores
 
 
-def report(label: str, real: list[Puzzle], generated: list[Puzzle], splits: int, top: int) -> None:
+def report(
+    label: str, real: list[Puzzle], generated: list[Puzzle], splits: int, top: int, without: tuple[str, ...] = ()
+) -> None:
     own_real, own_gen = own_matrix(real), own_matrix(generated)
     own = held_out_aucs(own_real, own_gen, splits)
     model = held_out_aucs(looks_matrix(real), looks_matrix(generated), splits)
@@ -252,6 +256,10 @@ def report(label: str, real: list[Puzzle], generated: list[Puzzle], splits: int,
         f"{np.mean(own):.3f} ({min(own):.3f}-{max(own):.3f}), looks-model features {np.mean(model):.3f} "
         f"({min(model):.3f}-{max(model):.3f}), {splits} splits"
     )
+    if without:
+        kept = [j for j, name in enumerate(OWN) if name not in without]
+        rest = held_out_aucs(own_real[:, kept], own_gen[:, kept], splits)
+        print(f"    own features without {', '.join(without)}: {np.mean(rest):.3f} ({min(rest):.3f}-{max(rest):.3f})")
     alone = []
     for j, name in enumerate(OWN):
         single = auc(own_real[:, j], own_gen[:, j])
@@ -331,7 +339,14 @@ def main() -> None:
     parser.add_argument("--modes", type=int, default=0, help="Queens: acceptance per mode over N candidates a slot")
     parser.add_argument("--top", type=int, default=8, help="features listed alone")
     parser.add_argument("--repaired", type=int, default=0, help="cells repair moves, over N candidates a band")
+    parser.add_argument("--without", nargs="+", default=[], metavar="FEATURE", help="also the own features less these")
     args = parser.parse_args()
+    unknown = sorted(set(args.without) - set(OWN))
+    if unknown:
+        names = ", ".join(OWN)
+        print(f"error: --without: no own feature named {', '.join(unknown)} (they are: {names})", file=sys.stderr)
+        raise SystemExit(2)
+    without = tuple(args.without)
     games = ("starbattle", "queens") if args.game == "both" else (args.game,)
     for game in games:
         real = real_boards(game)
@@ -339,7 +354,7 @@ def main() -> None:
         gated = gated_boards(game, [(p.size, p.stars) for p in real], args.seed)
         seconds = time.perf_counter() - start
         print(f"{game}: {len(gated)} gated growths in {seconds:.1f} s ({1000 * seconds / len(gated):.1f} ms each)")
-        report(f"{game} gated, all sizes", real, gated, args.splits, args.top)
+        report(f"{game} gated, all sizes", real, gated, args.splits, args.top, without)
         size, stars = DAILY[game]
         same = [p for p in real if (p.size, p.stars) == (size, stars)]
         report(
@@ -348,6 +363,7 @@ def main() -> None:
             [p for p in gated if (p.size, p.stars) == (size, stars)],
             args.splits,
             args.top,
+            without,
         )
         if args.accepted:
             start = time.perf_counter()
@@ -357,7 +373,7 @@ def main() -> None:
                 f"{game}: {len(accepted)} accepted boards (seeds {args.first}-{last}) in "
                 f"{time.perf_counter() - start:.0f} s"
             )
-            report(f"{game} accepted, {size}x{size}", same, accepted, args.splits, args.top)
+            report(f"{game} accepted, {size}x{size}", same, accepted, args.splits, args.top, without)
         if args.repaired:
             measure_repair(game, args.repaired)
     if args.modes:
