@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
+from starbattle_core.generator.looks import draw_key  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import InputError, Puzzle  # noqa: E402
 from starbattle_core.svg import board_svg  # noqa: E402
@@ -56,8 +57,7 @@ def real_sample(game: str, size: int, stars: int, count: int, seed: int) -> list
         p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name)) if (p.size, p.stars) == (size, stars)
     ]
     if not boards:
-        kind = f"{game} {size}x{size}" + (f" {stars}-star" if game == "starbattle" else "")
-        fail(f"no real {kind} board in {SHARED}")
+        fail(f"no real {draw_key(game, size, stars)} board in {SHARED}")
     return random.Random(seed).sample(boards, min(count, len(boards)))
 
 
@@ -134,7 +134,7 @@ def main() -> None:
         fail("--first must be 0 or more")
     real = real_sample(args.game, args.size, args.stars, args.count, args.seed)
     made = generated_sample(args.game, args.size, args.stars, len(real), args.source, args.first)
-    kind = f"{args.game} {args.size}x{args.size}" + (f" {args.stars}-star" if args.game == "starbattle" else "")
+    kind = draw_key(args.game, args.size, args.stars)
     if args.blind is None:
         blocks = [
             (f"real: {kind} ({len(real)})", [(str(i + 1), p) for i, p in enumerate(real)]),
