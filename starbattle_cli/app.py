@@ -30,7 +30,7 @@ from . import (
     commands_site,
     commands_web,
 )
-from .puzzle_input import printable
+from .puzzle_input import OutOfTime, printable
 
 app = typer.Typer(
     name="starbattle",
@@ -134,7 +134,7 @@ def _main() -> NoReturn:
         # standalone_mode=False lets usage mistakes (a missing argument, `--size abc`) reach us as exceptions,
         # so they get the same one-line answer as bad puzzles instead of click's multi-line panel.
         result = app(standalone_mode=False)
-    except InputError as error:
+    except (InputError, OutOfTime) as error:
         _fail(str(error))
     except typer.TyperException as error:  # click's usage errors (a missing argument, `--size abc`) derive from it
         context = getattr(error, "ctx", None)

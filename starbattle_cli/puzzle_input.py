@@ -30,8 +30,12 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in " ".join(text.split()))
 
 
-class OutOfTime(InputError):
-    """A puzzle that takes longer than the command's --timeout; the CLI prints the line and exits with status 2."""
+class OutOfTime(BaseException):
+    """A puzzle that takes longer than the command's --timeout; the CLI prints the line and exits with status 2.
+
+    Not an Exception, for the reason KeyboardInterrupt is not one: the timer raises it at whatever line the work has
+    reached, and libraries wrap lookups they can do without in `except Exception` (click's echo does, once per
+    printed solution), which would drop it and let the work run on."""
 
 
 @contextmanager

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from conftest import REPO, run_starbattle, shared_file
@@ -237,6 +238,26 @@ def test_timeout_ends_with_one_line_and_status_2(tmp_path, command: str) -> None
     done = cli(command, str(path), "--timeout", "2", *extra)
     assert done.returncode == 2, done
     assert "strips: not finished within 2 s (--timeout)" in one_line_error(done.stderr.decode())
+
+
+def test_a_timeout_is_not_swallowed_by_a_library_that_catches_every_error() -> None:
+    """The timer's exception lands wherever the work is. click's echo looks its stream up inside `except Exception`
+    (once per printed solution), so an ordinary exception landing there was dropped and `solve --timeout 2` once ran
+    82 s to its --limit. Here the work is almost all inside such a clause: the timeout must still get out."""
+    from starbattle_cli.puzzle_input import OutOfTime, deadline
+
+    def busy_under_a_broad_except() -> None:
+        give_up = time.monotonic() + 10
+        with deadline(0.05, "loop"):
+            while time.monotonic() < give_up:
+                try:
+                    for _ in range(10_000):
+                        pass
+                except Exception:  # what a library does around a lookup it can do without
+                    pass
+
+    with pytest.raises(OutOfTime, match=r"^loop: not finished within 0\.05 s"):
+        busy_under_a_broad_except()
 
 
 def test_verify_timeout_interrupts_the_count(tmp_path) -> None:
