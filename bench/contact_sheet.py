@@ -3,12 +3,14 @@
     python bench/contact_sheet.py --game queens --size 9 --count 12 --out queens.png
     python bench/contact_sheet.py --game starbattle --size 10 --stars 2 --out sb.png --blind 7
     python bench/contact_sheet.py --game queens --size 9 --source gated --count 24 --out q.png
+    python bench/contact_sheet.py --game queens --size 9 --mode organic --first 2100 --blind 3 --out organic.png
 
 Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data),
 a seeded sample of those of the size. Generated: `accepted` (the default) are published boards, `generate` on the
 slot's four (Queens: three) bands in turn, seeds 0, 1, 2, ...; `gated` are growths that passed the looks gate and
 the give-away rule, before repair and grading (seconds instead of minutes); `--first` starts the seeds elsewhere,
-for boards nobody has looked at yet. Labelled, the page has one block per side; with `--blind SEED` the boards are
+for boards nobody has looked at yet; `--mode` (Queens) keeps, on both sides, only the maps that designs.design_of
+names in that design mode. Labelled, the page has one block per side; with `--blind SEED` the boards are
 shuffled into one numbered grid and the key (which numbers are generated) is printed, so a reader can try to pick
 them out before reading it (docs/engine.md has what readers who had not seen the boards picked).
 
@@ -32,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
+from starbattle_core.generator.designs import MODES, design_of  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import draw_key  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
@@ -52,16 +55,19 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def real_sample(game: str, size: int, stars: int, count: int, seed: int) -> list[Puzzle]:
+def real_sample(game: str, size: int, stars: int, count: int, seed: int, mode: str | None = None) -> list[Puzzle]:
     boards = [
         p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name)) if (p.size, p.stars) == (size, stars)
     ]
+    boards = [p for p in boards if mode is None or design_of(p)[0] == mode]
     if not boards:
-        fail(f"no real {draw_key(game, size, stars)} board in {SHARED}")
+        fail(f"no real {draw_key(game, size, stars)} board{f' in {mode} mode' if mode else ''} in {SHARED}")
     return random.Random(seed).sample(boards, min(count, len(boards)))
 
 
-def generated_sample(game: str, size: int, stars: int, count: int, source: str, first: int = 0) -> list[Puzzle]:
+def generated_sample(
+    game: str, size: int, stars: int, count: int, source: str, first: int = 0, mode: str | None = None
+) -> list[Puzzle]:
     bands = [band for band in BANDS if not (game == "queens" and band == "expert")]
     config = GeneratorConfig(max_candidates=300)
     boards: list[Puzzle] = []
@@ -70,13 +76,13 @@ def generated_sample(game: str, size: int, stars: int, count: int, source: str, 
         slot = Slot(game, size, stars, bands[seed % len(bands)])
         if source == "accepted":
             board = generate(slot, seed, 300.0, config).board
-            if board is not None:
-                boards.append(board.puzzle)
+            made = None if board is None else board.puzzle
         else:
             layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
             growth = grow_gated(slot, layout, random.Random(seed), config)
-            if growth.regions is not None:
-                boards.append(Puzzle(size, stars, growth.regions, game, solution=growth.layout))
+            made = None if growth.regions is None else Puzzle(size, stars, growth.regions, game, solution=growth.layout)
+        if made is not None and (mode is None or design_of(made)[0] == mode):
+            boards.append(made)
         print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
         seed += 1
     return boards
@@ -119,6 +125,7 @@ def main() -> None:
     parser.add_argument("--blind", type=int, default=None, metavar="SEED", help="shuffle, unlabelled; print the key")
     parser.add_argument("--seed", type=int, default=1, help="which real boards are sampled")
     parser.add_argument("--first", type=int, default=0, help="the first generator seed (a sheet of boards unseen)")
+    parser.add_argument("--mode", choices=MODES, default=None, help="Queens: only maps design_of names so, both sides")
     parser.add_argument("--cell", type=int, default=16, help="pixels per cell")
     parser.add_argument("--width", type=int, default=1200, help="page width in CSS pixels")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
@@ -132,8 +139,10 @@ def main() -> None:
         fail("--count must be at least 1")
     if args.first < 0:
         fail("--first must be 0 or more")
-    real = real_sample(args.game, args.size, args.stars, args.count, args.seed)
-    made = generated_sample(args.game, args.size, args.stars, len(real), args.source, args.first)
+    if args.mode and args.game != "queens":
+        fail("--mode: design modes are Queens maps' (give --game queens)")
+    real = real_sample(args.game, args.size, args.stars, args.count, args.seed, args.mode)
+    made = generated_sample(args.game, args.size, args.stars, len(real), args.source, args.first, args.mode)
     kind = draw_key(args.game, args.size, args.stars)
     if args.blind is None:
         blocks = [

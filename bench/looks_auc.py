@@ -9,6 +9,9 @@
     python bench/looks_auc.py --repaired 40          cells repair moves, over 40 candidates a band (daily sizes)
     python bench/looks_auc.py --without bar_share crossings area_second
                                                      also the own features' AUC less these (what the rest see)
+    python bench/looks_auc.py --game queens --accepted 300 --mode organic
+                                                     also the published boards of one design mode against
+                                                     LinkedIn's that design_of names so
 
 Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data).
 Generated (`gated`): for every real board one growth of the same size and stars that passed the looks gate and the
@@ -46,7 +49,7 @@ from logistic_fit import auc, fit_standardised  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
-from starbattle_core.generator.designs import MODES, figure_share, notches  # noqa: E402
+from starbattle_core.generator.designs import MODES, design_of, figure_share, notches  # noqa: E402
 from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
@@ -340,7 +343,11 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=8, help="features listed alone")
     parser.add_argument("--repaired", type=int, default=0, help="cells repair moves, over N candidates a band")
     parser.add_argument("--without", nargs="+", default=[], metavar="FEATURE", help="also the own features less these")
+    parser.add_argument("--mode", choices=MODES, default=None, help="Queens --accepted: also one design mode alone")
     args = parser.parse_args()
+    if args.mode and (args.game != "queens" or not args.accepted):
+        print("error: --mode compares published Queens boards: give --game queens --accepted N", file=sys.stderr)
+        raise SystemExit(2)
     unknown = sorted(set(args.without) - set(OWN))
     if unknown:
         names = ", ".join(OWN)
@@ -374,6 +381,11 @@ def main() -> None:
                 f"{time.perf_counter() - start:.0f} s"
             )
             report(f"{game} accepted, {size}x{size}", same, accepted, args.splits, args.top, without)
+            if args.mode:
+                # Does what tells them apart lie in the mix of modes, or within a mode? (design_of, both sides)
+                real_mode = [p for p in same if design_of(p)[0] == args.mode]
+                made_mode = [p for p in accepted if design_of(p)[0] == args.mode]
+                report(f"{game} accepted, {size}x{size}, {args.mode} maps", real_mode, made_mode, args.splits, args.top)
         if args.repaired:
             measure_repair(game, args.repaired)
     if args.modes:
