@@ -345,14 +345,13 @@ def main() -> None:
     parser.add_argument("--without", nargs="+", default=[], metavar="FEATURE", help="also the own features less these")
     parser.add_argument("--mode", choices=MODES, default=None, help="Queens --accepted: also one design mode alone")
     args = parser.parse_args()
+    # Bad arguments: one line and exit status 2 (argparse's own exit, without its usage text).
     if args.mode and (args.game != "queens" or not args.accepted):
-        print("error: --mode compares published Queens boards: give --game queens --accepted N", file=sys.stderr)
-        raise SystemExit(2)
+        parser.exit(2, "error: --mode compares published Queens boards: give --game queens --accepted N\n")
     unknown = sorted(set(args.without) - set(OWN))
     if unknown:
         names = ", ".join(OWN)
-        print(f"error: --without: no own feature named {', '.join(unknown)} (they are: {names})", file=sys.stderr)
-        raise SystemExit(2)
+        parser.exit(2, f"error: --without: no own feature named {', '.join(unknown)} (they are: {names})\n")
     without = tuple(args.without)
     games = ("starbattle", "queens") if args.game == "both" else (args.game,)
     for game in games:
