@@ -57,9 +57,11 @@ def fail(message: str) -> NoReturn:
 
 def real_sample(game: str, size: int, stars: int, count: int, seed: int, mode: str | None = None) -> list[Puzzle]:
     boards = [
-        p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name)) if (p.size, p.stars) == (size, stars)
+        p
+        for name in REAL_FILES[game]
+        for p in read_jsonl(str(SHARED / name))
+        if (p.size, p.stars) == (size, stars) and (mode is None or design_of(p)[0] == mode)
     ]
-    boards = [p for p in boards if mode is None or design_of(p)[0] == mode]
     if not boards:
         fail(f"no real {draw_key(game, size, stars)} board{f' in {mode} mode' if mode else ''} in {SHARED}")
     return random.Random(seed).sample(boards, min(count, len(boards)))
