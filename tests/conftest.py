@@ -105,6 +105,19 @@ def prefect_api() -> Iterator[str]:
         yield str(get_current_settings().api.url)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def events_stream_closed_after_module() -> Iterator[None]:
+    """After a module whose flows ran in this process, stop Prefect's events worker, as Prefect's own test harness
+    does on exit (`EventsWorker.drain_all`). Left running, its websocket to the session's server pings every 20 s
+    from Prefect's event loop thread, and each ping draws from the global `random` module: when that falls inside
+    a Hypothesis draw of a later module in the same worker, Hypothesis warns that the strategy used `random`
+    (seen once in CI, tests/test_counter.py). The next flow run starts a new worker."""
+    yield
+    events = sys.modules.get("prefect.events.worker")  # imported by the modules that ran flows, by no other
+    if events is not None:
+        events.EventsWorker.drain_all(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def real_puzzles() -> list[Puzzle]:
     """Real 10x10 2-star boards with their published solutions, standing in for generated ones (stored_boards.py)."""
