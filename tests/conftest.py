@@ -113,7 +113,7 @@ def events_stream_closed_after_module() -> Iterator[None]:
     a Hypothesis draw of a later module in the same worker, Hypothesis warns that the strategy used `random`
     (seen once in CI, tests/test_counter.py). The next flow run starts a new worker."""
     yield
-    events = sys.modules.get("prefect.events.worker")  # imported by the modules that ran flows, by no other
+    events = sys.modules.get("prefect.events.worker")  # not imported here: a module that ran no flow pays nothing
     if events is not None:
         events.EventsWorker.drain_all(timeout=30)
 
