@@ -7,6 +7,7 @@
                                                      published boards from seeds 300-599, two processes
     python bench/looks_auc.py --modes 60             Queens: acceptance per design mode over 60 candidates a slot
     python bench/looks_auc.py --repaired 40          cells repair moves, over 40 candidates a band (daily sizes)
+    python bench/looks_auc.py --game queens --mirrors 200    left-right mirror maps whittled against repaired
     python bench/looks_auc.py --without bar_share crossings area_second
                                                      also the own features' AUC less these (what the rest see)
     python bench/looks_auc.py --game queens --accepted 300 --mode organic
@@ -49,11 +50,12 @@ from logistic_fit import auc, fit_standardised  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
-from starbattle_core.generator.designs import MODES, design_of, figure_share, notches  # noqa: E402
+from starbattle_core.generator.designs import MIRROR_SHARE, MODES, design_of, figure_share, notches, symmetry_share  # noqa: E402
 from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
 from starbattle_core.generator.stages import repair_for_slot  # noqa: E402
+from starbattle_core.generator.symmetry import grow_mirrored  # noqa: E402
 from starbattle_core.grader import GradingConfig  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
@@ -331,6 +333,37 @@ def measure_repair(game: str, count: int) -> None:
     )
 
 
+def measure_mirrors(count: int) -> None:
+    """Exact left-right and top-bottom mirror growths (the two in turn) around the layout of seeds 0..count-1, bands in
+    turn, made unique as the funnel does, whittled in image pairs and repaired (`queens_mirror_whittle` off): how
+    many end unique, how many of those keep MIRROR_SHARE of their borders' symmetry, cells moved, seconds a map."""
+    for whittled in (True, False):
+        config = GeneratorConfig(queens_mirror_whittle=whittled)
+        grown, kept, shares, moved, seconds = 0, 0, [], [], 0.0
+        for seed in range(count):
+            rng = random.Random(seed)
+            name = ("left_right", "top_bottom")[seed % 2]
+            slot = Slot("queens", 9, 1, bands("queens")[seed % 3])
+            layout = layout_to_cells(sample_layouts(9, 1, 1, np.random.default_rng(seed))[0])
+            owner = grow_mirrored(9, layout, name, rng, config, config.queens_background_appetite, 3)
+            if owner is None or symmetry_share(owner, 9, name) < 1.0:
+                continue
+            grown += 1
+            start = time.perf_counter()
+            mended = repair_for_slot(Puzzle(9, 1, tuple(owner), "queens", solution=layout), slot, rng, config)
+            seconds += time.perf_counter() - start
+            if mended.status == "unique":
+                shares.append(symmetry_share(mended.puzzle.regions, 9, name))
+                kept += shares[-1] >= MIRROR_SHARE
+                moved.append(sum(a != b for a, b in zip(owner, mended.puzzle.regions, strict=True)))
+        print(
+            f"queens 9x9 exact left-right/top-bottom mirror maps, {'whittled' if whittled else 'repaired'}: {grown} "
+            f"grown, {len(shares)} unique, {kept} of them at {MIRROR_SHARE} symmetry or more (median "
+            f"{np.median(shares):.3f}); cells moved median {np.median(moved):.0f}; "
+            f"{seconds / max(grown, 1):.2f} s a map"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=("starbattle", "queens", "both"), default="both")
@@ -342,6 +375,7 @@ def main() -> None:
     parser.add_argument("--modes", type=int, default=0, help="Queens: acceptance per mode over N candidates a slot")
     parser.add_argument("--top", type=int, default=8, help="features listed alone")
     parser.add_argument("--repaired", type=int, default=0, help="cells repair moves, over N candidates a band")
+    parser.add_argument("--mirrors", type=int, default=0, help="Queens: exact left-right mirror maps, whittled or not")
     parser.add_argument("--without", nargs="+", default=[], metavar="FEATURE", help="also the own features less these")
     parser.add_argument("--mode", choices=MODES, default=None, help="Queens --accepted: also one design mode alone")
     args = parser.parse_args()
@@ -387,6 +421,8 @@ def main() -> None:
                 report(f"{game} accepted, {size}x{size}, {args.mode} maps", real_mode, made_mode, args.splits, args.top)
         if args.repaired:
             measure_repair(game, args.repaired)
+        if args.mirrors and game == "queens":
+            measure_mirrors(args.mirrors)
     if args.modes:
         measure_modes(args.modes)
 

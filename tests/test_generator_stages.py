@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from brute_force import brute_force_solutions
 from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,14 +34,15 @@ from starbattle_core.generator import (
     repair,
     star_overlap,
 )
-from starbattle_core.generator.designs import SYMMETRIES, figure_share, symmetry_share
+from starbattle_core.generator.designs import MIRROR_SHARE, SYMMETRIES, figure_share, symmetry_share
 from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
 from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
-from starbattle_core.generator.repair import tidy_figures
+from starbattle_core.generator.repair import tidy_figures, whittle
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss, repair_for_slot
+from starbattle_core.generator.symmetry import grow_mirrored
 from starbattle_core.generator.tuning import band_middle
 from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
@@ -189,6 +191,65 @@ def test_repair_ends_unique_with_the_intended_solution_or_says_why(seed: int, ga
         assert counted.count == 1 and counted.solutions == (puzzle.solution,)
     else:
         assert counted.count == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, size=st.integers(5, 7))
+def test_a_moved_cell_keeps_solutions_without_a_queen_on_it_and_adds_those_with_one(seed: int, size: int) -> None:
+    """What whittle counts per move, against the brute-force reference: the moved map's solutions are the old ones
+    with no queen on the moved cell, plus the new map's solutions with a queen on it."""
+    puzzle = queens_board(size, seed)
+    old = brute_force_solutions(puzzle)
+    moves = boundary_moves(puzzle.regions, size, puzzle.all_cells)
+    for move in random.Random(seed).sample(moves, min(6, len(moves))):
+        moved = Puzzle(size, 1, apply_move(puzzle.regions, move), "queens")
+        new = brute_force_solutions(moved)
+        kept = [s for s in old if not s >> move.cell & 1]
+        added = count_solutions(moved, len(new) + 1, stars=1 << move.cell)
+        assert sorted(new) == sorted(kept + list(added.solutions))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, size=st.integers(6, 8), band=st.sampled_from(["easy", "medium"]))
+def test_whittling_ends_unique_on_a_solution_of_the_map_or_says_why(seed: int, size: int, band: str) -> None:
+    puzzle = queens_board(size, seed, band)
+    least = smallest_allowed("queens", 1, band)
+    whittled = whittle(puzzle, 30, random.Random(seed), least)
+    sizes = np.bincount(whittled.puzzle.regions, minlength=size)
+    singles = {r for r, n in enumerate(np.bincount(puzzle.regions, minlength=size)) if n == 1}
+    assert whittled.rounds <= 30
+    assert all(n >= least for n in sizes)
+    for region in singles:  # a planted gift neither gives its cell nor takes one
+        assert puzzle.region_masks[region] == whittled.puzzle.region_masks[region]
+    assert sum(a != b for a, b in zip(puzzle.regions, whittled.puzzle.regions, strict=True)) <= whittled.rounds
+    solutions = brute_force_solutions(whittled.puzzle)
+    if whittled.status == "unique":
+        assert solutions == [whittled.puzzle.solution]
+    else:
+        assert whittled.status == "ambiguous" and len(solutions) > 1
+
+
+def test_a_left_right_mirror_map_whittled_in_image_pairs_ends_unique_and_near_symmetric() -> None:
+    """An exact left-right or top-bottom mirror map is never unique (the image of a solution is one); repair towards
+    the layout it grew around left 3 of 98 such maps it made unique at 90% symmetry or more. Whittled in image pairs
+    and then by single moves, most end unique and most of those near symmetric."""
+    config = GeneratorConfig()
+    slot = Slot("queens", 9, 1, "medium")
+    made = kept = grown = 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        name = ("left_right", "top_bottom")[seed % 2]
+        owner = grow_mirrored(9, layout(9, 1, seed), name, rng, config, 6.0, 3)
+        if owner is None or symmetry_share(owner, 9, name) < 1.0:
+            continue
+        grown += 1
+        puzzle = Puzzle(9, 1, tuple(owner), "queens", solution=layout(9, 1, seed))
+        mended = repair_for_slot(puzzle, slot, rng, config)
+        if mended.status == "unique":
+            made += 1
+            assert count_solutions(mended.puzzle, 2).solutions == (mended.puzzle.solution,)
+            kept += symmetry_share(mended.puzzle.regions, 9, name) >= MIRROR_SHARE
+    assert grown >= 8 and made >= grown // 2 and kept >= made // 3, (grown, made, kept)
 
 
 def test_a_repair_move_breaks_the_counters_alternate() -> None:

@@ -159,6 +159,8 @@ class GeneratorConfig(BaseModel):
     # appetite, and the appetites of regions told to sprawl or to stay small (an ordinary region has appetite 1).
     queens_single_cell_share: float = Field(0.35, ge=0, le=1)  # LinkedIn 9x9 levels grading easy: 38 of 108
     queens_motif_share: float = Field(0.35, ge=0, le=1)
+    # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
+    queens_mirror_whittle: bool = True
     # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this
     # (ten times that on a mirror board the queens allow no exact map for); a move is kept only when more borders
     # match their mirror image.

@@ -218,6 +218,12 @@ def grow_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
                 stage.reject(mended.status)
                 continue
             puzzle, rounds = mended.puzzle, mended.rounds
+            if puzzle.solution is not None and puzzle.solution != layout:
+                # Whittled down to another solution than the one it grew around: checked as a drawn layout is.
+                layout = puzzle.solution
+                if any(near_duplicate(layout, other, config.similarity_threshold) for other in batch.avoid):
+                    stage.reject("near_duplicate")
+                    continue
         stage.counters.unique_raw += rounds == 0
         stage.counters.unique_repaired += 1
         ugly = looks_score(puzzle) < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways)

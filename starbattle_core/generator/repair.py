@@ -12,7 +12,8 @@ Count again, and repeat while another alternate turns up, up to the configured r
 A Queens mirror map around queens that are their own image (`paired_symmetry`; symmetry.py draws such queens for
 mirror boards) has alternates in image pairs: each move takes its mirror image along (`image_move`), which breaks the
 images of the alternates it breaks, and the map stays a mirror map (moves that have no image are made only when no
-other will do).
+other will do). An exact left-right or top-bottom mirror map allows no such queens and is never unique: `whittle`
+keeps whichever of its solutions survives, moving cells in image pairs while that helps, then one at a time.
 
 Why the extras: moving single impostor cells only, 10x10 2-star candidates ended unique 8% of the time (most were
 left with every impostor pinned); with carried pieces and paths, 27%; listing 8 solutions per count and picking
@@ -428,3 +429,124 @@ def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) ->
         if len(notches(moved, size)) < len(notches(regions, size)) and moved_mirrored >= mirrored and unique(moved):
             regions, mirrored = moved, moved_mirrored
     return Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
+
+
+# Solutions a Queens map may have for `whittle` to take it on: all of them are listed once a round (a grown 9x9 map
+# has a median 250, the most seen some thousands).
+WHITTLE_LIST = 20_000
+
+
+def whittle(puzzle: Puzzle, rounds: int, rng: random.Random, least: int, mirror: str | None = None) -> Repair:
+    """A Queens map made unique by keeping whichever of its solutions survives, not the layout it grew around: each
+    round makes the one-cell boundary move that leaves the fewest solutions (at least one), a random one among the
+    fewest; when no move lowers the count, a move that keeps it (never back to a map already seen).
+
+    A move of cell c from region a to region b keeps exactly the solutions without a queen on c (the others now
+    have two queens in b) and adds those of the new map with a queen on c; so a round lists the map's solutions once
+    and counts, per move, only the new map with c starred. Repair towards one fixed layout moves a median 30 of a
+    grown 9x9 map's 81 cells (it may only break alternates, one impostor at a time); whittling moves about 10, so
+    the map keeps the drawing it grew with. A single-cell region (easy boards' planted gift) neither gives its
+    cell nor takes one; no region drops under `least` cells.
+
+    `mirror`: the map is an exact mirror map under that symmetry around queens that are not their own image (a
+    left-right or top-bottom mirror allows none), so its solutions come in image pairs and it is never unique. While
+    a move in image pairs (the cell and its image, to the target and the target's image region: the map stays exact)
+    lowers the count, only those are made; then single moves break the last pair. The map ends a cell or a few off
+    its symmetry, as LinkedIn's left-right mirror levels are."""
+    assert puzzle.game == "queens" and puzzle.stars == 1, "whittling is for Queens maps"
+    size = puzzle.size
+    regions = puzzle.regions
+    seen = {regions}
+    listed = count_solutions(puzzle, WHITTLE_LIST)
+    made = 0
+    while True:
+        solutions = listed.solutions
+        if not listed.exact or not solutions:
+            status = "no_solution" if listed.exact else "ambiguous"
+            return Repair(replace_regions(puzzle, regions, None), status, made, ())
+        if len(solutions) == 1:
+            return Repair(replace_regions(puzzle, regions, solutions[0]), "unique", made, ())
+        if made >= rounds:
+            return Repair(replace_regions(puzzle, regions, None), "ambiguous", made, ())
+        starred: dict[int, int] = {}
+        for solution in solutions:
+            for cell in cell_list(solution):
+                starred[cell] = starred.get(cell, 0) + 1
+        sizes = [0] * size
+        for region in regions:
+            sizes[region] += 1
+        if mirror is not None:
+            paired = pair_step(regions, size, mirror, len(solutions), seen, least, rng)
+            if paired is not None:
+                regions = paired
+                seen.add(regions)
+                made += 1
+                listed = count_solutions(Puzzle(size, 1, regions, "queens"), WHITTLE_LIST)
+                continue
+            mirror = None  # no pair move helps any more: single moves from here
+        fewest, best = len(solutions) + 1, list[tuple[int, ...]]()
+        for move in boundary_moves(regions, size, grid(size).all_cells):
+            if sizes[move.source] - 1 < max(least, 1) or sizes[move.source] == 1 or sizes[move.target] == 1:
+                continue
+            moved = apply_move(regions, move)
+            if moved in seen:
+                continue
+            kept = len(solutions) - starred.get(move.cell, 0)
+            # Only whether the new map beats the fewest so far (or ties it) matters: count no further.
+            enough = max(1, fewest - kept + 1)
+            board = Puzzle(size, 1, moved, "queens")
+            total = kept + count_solutions(board, enough, stars=1 << move.cell).count
+            if total < 1 or total > fewest:
+                continue
+            if total < fewest:
+                fewest, best = total, []
+            best.append(moved)
+        if not best or fewest > len(solutions):
+            return Repair(replace_regions(puzzle, regions, None), "ambiguous", made, ())
+        regions = rng.choice(best)
+        seen.add(regions)
+        made += 1
+        listed = count_solutions(Puzzle(size, 1, regions, "queens"), WHITTLE_LIST)
+
+
+def replace_regions(puzzle: Puzzle, regions: tuple[int, ...], solution: Cells | None) -> Puzzle:
+    return Puzzle(puzzle.size, puzzle.stars, regions, puzzle.game, id=puzzle.id, solution=solution)
+
+
+def pair_step(
+    regions: tuple[int, ...],
+    size: int,
+    mirror: str,
+    now: int,
+    seen: set[tuple[int, ...]],
+    least: int,
+    rng: random.Random,
+) -> tuple[int, ...] | None:
+    """The map after the pair move (a cell and its image) that leaves the fewest solutions, fewer than `now`, or None
+    when no pair move lowers the count."""
+    g = grid(size)
+    partners = mirror_partners(regions, size, mirror)
+    sizes = [0] * size
+    for region in regions:
+        sizes[region] += 1
+    fewest, best = now, list[tuple[int, ...]]()
+    for move in boundary_moves(regions, size, g.all_cells):
+        image = mirror_cell(move.cell, size, mirror)
+        touched = {move.source, move.target, partners[move.source], partners[move.target]}
+        if image == move.cell or regions[image] != partners[move.source] or any(sizes[r] == 1 for r in touched):
+            continue  # a planted single cell neither gives its cell nor takes one
+        moved = list(apply_move(regions, move))
+        moved[image] = partners[move.target]
+        masks = region_masks(moved, size)
+        if any(masks[r].bit_count() < max(least, 1) or not g.connected(masks[r]) for r in touched):
+            continue
+        board = tuple(moved)
+        if board in seen:
+            continue
+        total = count_solutions(Puzzle(size, 1, board, "queens"), fewest + 1).count
+        if total < 1 or total > fewest or total == now:
+            continue
+        if total < fewest:
+            fewest, best = total, []
+        best.append(board)
+    return rng.choice(best) if best else None

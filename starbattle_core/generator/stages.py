@@ -19,13 +19,25 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..counter import count_solutions
 from ..grader import QUEENS_TECHNIQUES, Grade, GradingConfig, grade
 from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import BANDS, GeneratorConfig, Slot
+from .designs import SYMMETRIES, symmetry_share
 from .growth import Growth, grow_gated
 from .looks import smallest_allowed
-from .repair import Repair, repair, still_unique
+from .repair import (
+    Repair,
+    fill_notches,
+    paired_symmetry,
+    redraw_symmetry,
+    repair,
+    still_unique,
+    tidy_figures,
+    undo_moves,
+    whittle,
+)
 from .shaping import kind_key, shape_model, shape_towards
 
 # The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
@@ -47,6 +59,11 @@ def repair_for_slot(puzzle: Puzzle, slot: Slot, rng: random.Random, config: Gene
     least = smallest_allowed(slot.game, slot.stars, slot.band, config.allow_giveaways)
     rounds = config.repair_rounds(slot.game)
     roomy = config.repair_roomy_queens if slot.game == "queens" else 0
+    exact = exact_mirror(puzzle) if slot.game == "queens" and config.queens_mirror_whittle else None
+    if exact is not None and paired_symmetry(puzzle, puzzle.solution) is None:
+        # A left-right or top-bottom mirror map: never unique as grown, and repair towards its layout takes it out of
+        # symmetry; whittled in image pairs it ends near symmetric.
+        return whittle_for_slot(puzzle, rounds, rng, least, config.repair_undo, exact)
     mended = repair(
         puzzle, puzzle.solution, rounds, rng, config.repair_sample, least=least, undo=config.repair_undo, roomy=roomy
     )
@@ -61,6 +78,29 @@ def repair_for_slot(puzzle: Puzzle, slot: Slot, rng: random.Random, config: Gene
         mended.puzzle.regions, slot.size, intended, least, model, rng, config.reshaping_moves, offset, unique
     )
     return replace(mended, puzzle=replace(mended.puzzle, regions=tuple(regions)))
+
+
+def exact_mirror(puzzle: Puzzle) -> str | None:
+    """The symmetry a map is its own image under, if any (the first in designs.SYMMETRIES' order)."""
+    return next((name for name in SYMMETRIES if symmetry_share(puzzle.regions, puzzle.size, name) == 1.0), None)
+
+
+def whittle_for_slot(
+    puzzle: Puzzle, rounds: int, rng: random.Random, least: int, undo: bool, mirror: str | None
+) -> Repair:
+    """A grown Queens map whittled down to whichever of its solutions survives (repair.whittle), then given back
+    what it can spare of the grown map and drawn towards symmetry and figures, as repair's boards are."""
+    whittled = whittle(puzzle, rounds, rng, least, mirror)
+    if whittled.status != "unique" or not whittled.rounds:
+        return whittled
+    board, intended = whittled.puzzle, whittled.puzzle.solution
+    assert intended is not None
+    if undo:
+        board = undo_moves(board, puzzle.regions, intended, rng, count_solutions, least)
+    board = redraw_symmetry(board, intended, rng, count_solutions, least)
+    board = tidy_figures(board, intended, rng, count_solutions, least)
+    board = fill_notches(board, intended, count_solutions, least)
+    return replace(whittled, puzzle=board)
 
 
 def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:

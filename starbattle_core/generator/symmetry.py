@@ -5,8 +5,9 @@ Repair breaks it, and everything else, one move at a time, and a third of the ma
 mirror boards kept 0.8 of their borders' symmetry; LinkedIn's mirror levels keep 0.9 or more). A half turn and the
 two diagonals allow queens that are their own image (`symmetric_layouts`): a mirror board in those symmetries
 draws its queens from them, repair then moves cells in image pairs and the map can stay exact. A left-right or
-top-bottom mirror allows none (a queen's image lies in its own row or column), so those maps keep growing around
-the slot's layout and end near symmetric at best.
+top-bottom mirror allows none (a queen's image lies in its own row or column), so those maps grow around the slot's
+layout and are whittled in image pairs down to whichever solution survives (repair.whittle): most end a few cells
+off exact, as LinkedIn's left-right mirror levels are.
 
 Whether or not the queens are symmetric, the map is grown so: every region's image is a region. So a
 region either is its own image (it holds its queen and that queen's image cell) or has a partner region that is
