@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..counter import CountResult, count_solutions
 from ..puzzle import Cells, Puzzle
@@ -269,9 +269,7 @@ def repair(
             if moves and undo:
                 puzzle = undo_moves(puzzle, first, intended, rng, count, least)
                 if puzzle.game == "queens":
-                    puzzle = redraw_symmetry(puzzle, intended, rng, count, least)
-                    puzzle = tidy_figures(puzzle, intended, rng, count, least)
-                    puzzle = fill_notches(puzzle, intended, count, least)
+                    puzzle = tidy_queens(puzzle, intended, rng, count, least)
             return Repair(puzzle, "unique", len(moves), tuple(moves))
         alternates = tuple(s for s in result.solutions if s != intended)
         if not alternates or len(moves) >= rounds:
@@ -396,6 +394,13 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
     return Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
 
 
+def tidy_queens(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Counter, least: int) -> Puzzle:
+    """A Queens board made unique, drawn back towards the symmetry it follows best, into figures, notches filled."""
+    puzzle = redraw_symmetry(puzzle, intended, rng, count, least)
+    puzzle = tidy_figures(puzzle, intended, rng, count, least)
+    return fill_notches(puzzle, intended, count, least)
+
+
 def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) -> Puzzle:
     """A repaired Queens board with its notches filled (designs.notches: a cell of a non-figure region with three
     sides on one other region) where it can spare them: the cell goes to that other region when it holds no queen,
@@ -464,11 +469,11 @@ def whittle(puzzle: Puzzle, rounds: int, rng: random.Random, least: int, mirror:
         solutions = listed.solutions
         if not listed.exact or not solutions:
             status = "no_solution" if listed.exact else "ambiguous"
-            return Repair(replace_regions(puzzle, regions, None), status, made, ())
+            return Repair(replace(puzzle, regions=regions, solution=None), status, made, ())
         if len(solutions) == 1:
-            return Repair(replace_regions(puzzle, regions, solutions[0]), "unique", made, ())
+            return Repair(replace(puzzle, regions=regions, solution=solutions[0]), "unique", made, ())
         if made >= rounds:
-            return Repair(replace_regions(puzzle, regions, None), "ambiguous", made, ())
+            return Repair(replace(puzzle, regions=regions, solution=None), "ambiguous", made, ())
         starred: dict[int, int] = {}
         for solution in solutions:
             for cell in cell_list(solution):
@@ -485,7 +490,7 @@ def whittle(puzzle: Puzzle, rounds: int, rng: random.Random, least: int, mirror:
                 listed = count_solutions(Puzzle(size, 1, regions, "queens"), WHITTLE_LIST)
                 continue
             mirror = None  # no pair move helps any more: single moves from here
-        fewest, best = len(solutions) + 1, list[tuple[int, ...]]()
+        fewest, best = len(solutions), list[tuple[int, ...]]()  # sideways at worst, never up
         for move in boundary_moves(regions, size, grid(size).all_cells):
             if sizes[move.source] - 1 < max(least, 1) or sizes[move.source] == 1 or sizes[move.target] == 1:
                 continue
@@ -502,16 +507,12 @@ def whittle(puzzle: Puzzle, rounds: int, rng: random.Random, least: int, mirror:
             if total < fewest:
                 fewest, best = total, []
             best.append(moved)
-        if not best or fewest > len(solutions):
-            return Repair(replace_regions(puzzle, regions, None), "ambiguous", made, ())
+        if not best:
+            return Repair(replace(puzzle, regions=regions, solution=None), "ambiguous", made, ())
         regions = rng.choice(best)
         seen.add(regions)
         made += 1
         listed = count_solutions(Puzzle(size, 1, regions, "queens"), WHITTLE_LIST)
-
-
-def replace_regions(puzzle: Puzzle, regions: tuple[int, ...], solution: Cells | None) -> Puzzle:
-    return Puzzle(puzzle.size, puzzle.stars, regions, puzzle.game, id=puzzle.id, solution=solution)
 
 
 def pair_step(

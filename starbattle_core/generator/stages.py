@@ -27,17 +27,7 @@ from .config import BANDS, GeneratorConfig, Slot
 from .designs import SYMMETRIES, symmetry_share
 from .growth import Growth, grow_gated
 from .looks import smallest_allowed
-from .repair import (
-    Repair,
-    fill_notches,
-    paired_symmetry,
-    redraw_symmetry,
-    repair,
-    still_unique,
-    tidy_figures,
-    undo_moves,
-    whittle,
-)
+from .repair import Repair, paired_symmetry, repair, still_unique, tidy_queens, undo_moves, whittle
 from .shaping import kind_key, shape_model, shape_towards
 
 # The cheapest tier-4 (hypothetical) Queens technique: a Queens board below hard never needs a step that costly.
@@ -97,10 +87,7 @@ def whittle_for_slot(
     assert intended is not None
     if undo:
         board = undo_moves(board, puzzle.regions, intended, rng, count_solutions, least)
-    board = redraw_symmetry(board, intended, rng, count_solutions, least)
-    board = tidy_figures(board, intended, rng, count_solutions, least)
-    board = fill_notches(board, intended, count_solutions, least)
-    return replace(whittled, puzzle=board)
+    return replace(whittled, puzzle=tidy_queens(board, intended, rng, count_solutions, least))
 
 
 def band_cap(slot: Slot, config: GeneratorConfig, grading: GradingConfig) -> int | None:
