@@ -492,7 +492,8 @@ def whittle(puzzle: Puzzle, rounds: int, rng: random.Random, least: int, mirror:
             mirror = None  # no pair move helps any more: single moves from here
         fewest, best = len(solutions), list[tuple[int, ...]]()  # sideways at worst, never up
         for move in boundary_moves(regions, size, grid(size).all_cells):
-            if sizes[move.source] - 1 < max(least, 1) or sizes[move.source] == 1 or sizes[move.target] == 1:
+            # a single-cell source fails the first test already: it would drop under max(least, 1)
+            if sizes[move.source] - 1 < max(least, 1) or sizes[move.target] == 1:
                 continue
             moved = apply_move(regions, move)
             if moved in seen:
