@@ -15,7 +15,7 @@ Queens is Star Battle with one star per unit; the game name only changes how boa
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .board_tables import BoardGeometry, board_geometry, grid
@@ -219,6 +219,18 @@ class Puzzle:
                 raise PuzzleError(f"row {r + 1} has {len(row)} cells, expected {n} (the grid must be square)")
             flat.extend(row)
         return cls(n, stars, tuple(flat), game, given_stars, given_empty, id, solution, region_names)
+
+    def in_reading_order(self) -> Puzzle:
+        """The same board with its regions numbered in reading order of their first cell (A holds the top-left
+        cell, B the next region met along the rows, ...), as every parsed input is and every real board in the
+        shared data; the region names, when the input gave any, follow their regions."""
+        order: dict[int, int] = {}
+        for region in self.regions:
+            order.setdefault(region, len(order))
+        if all(old == new for old, new in order.items()):
+            return self
+        names = self.region_names and tuple(self.region_names[old] for old in order)
+        return replace(self, regions=tuple(order[region] for region in self.regions), region_names=names)
 
     def region_grid(self) -> list[list[int]]:
         n = self.size

@@ -8,6 +8,7 @@ import io
 import json
 import random
 import sys
+from dataclasses import replace
 from itertools import islice
 
 import pytest
@@ -26,7 +27,15 @@ from starbattle_core.formats import (
     read_jsonl,
     read_puzzles,
 )
-from starbattle_core.puzzle import InputError, Puzzle, PuzzleError, cells_to_coords, is_solution, layouts_exist
+from starbattle_core.puzzle import (
+    REGION_SYMBOLS,
+    InputError,
+    Puzzle,
+    PuzzleError,
+    cells_to_coords,
+    is_solution,
+    layouts_exist,
+)
 from starbattle_core.render import render_board
 
 HANDMADE = list(read_jsonl(str(shared_file("starbattle/handmade.jsonl"))))
@@ -101,6 +110,22 @@ def test_round_trips_on_random_region_maps(puzzle: Puzzle) -> None:
     assert puzzle_from_json(puzzle_to_json(puzzle)) == puzzle
     assert puzzle_from_text(puzzle_to_text(puzzle)) == puzzle
     assert puzzle_from_puzzlink(puzzle_to_puzzlink(puzzle)).regions == puzzle.regions
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_puzzles(), st.randoms(use_true_random=False))
+def test_in_reading_order_letters_a_board_as_every_reader_does(puzzle: Puzzle, rng: random.Random) -> None:
+    """A board numbered any way (as growth numbers its regions) comes back to the numbering its export reads back
+    with, A at the top-left; names given with the regions follow them."""
+    assert puzzle.in_reading_order() is puzzle  # random_puzzles are read in reading order
+    shuffle = rng.sample(range(puzzle.size), puzzle.size)
+    names = tuple(rng.sample(REGION_SYMBOLS, puzzle.size))
+    lettered = replace(puzzle, regions=tuple(shuffle[region] for region in puzzle.regions), region_names=names)
+    ordered = lettered.in_reading_order()
+    assert ordered == puzzle
+    assert ordered == puzzle_from_text(puzzle_to_text(replace(lettered, region_names=None)))
+    for cell in range(puzzle.size**2):
+        assert ordered.unit_label("region", ordered.regions[cell]) == names[lettered.regions[cell]]
 
 
 def test_givens_round_trip_through_json_and_text() -> None:

@@ -19,7 +19,7 @@ from conftest import run_starbattle, shared_file
 
 from starbattle_core.formats import read_jsonl
 from starbattle_core.grader import STARBATTLE_TECHNIQUES, Grade, GradingConfig, grade
-from starbattle_core.puzzle import Cells, Puzzle, coords_to_cells, iter_cells
+from starbattle_core.puzzle import REGION_SYMBOLS, Cells, Puzzle, coords_to_cells, iter_cells
 
 COSTS = {t.code: t.cost for t in STARBATTLE_TECHNIQUES}
 BOOKENDS = {"ASSUME", "CASE", "CONTRADICTION", "END"}
@@ -133,6 +133,9 @@ def test_published_grade_is_the_recomputed_one(capsys, tmp_path, monkeypatch, ar
         grading = GradingConfig()
         assert published["band"] == grading.band(published["difficulty"], 14) == "medium"
         assert grading.band(published["difficulty"]) != "medium"
+    # Lettered as every real board is: each region's letter first met in reading order, A, B, C, ...
+    letters = "".join(published["regions"])
+    assert "".join(dict.fromkeys(letters)) == REGION_SYMBOLS[: published["size"]]
     exported = tmp_path / "board.json"
     exported.write_text(out, encoding="utf-8")
     status, out, _ = run_starbattle(capsys, "grade", str(exported), "--json")

@@ -5,7 +5,7 @@
              completing it proves uniqueness), then the looks gate and draw (an ugly board is not worth grading)
     grade    the step solver, capped for the easier bands
     score    band and fun verdicts; a board near its band is sent on to tuning instead of being dropped
-    tune     hill-climb the boards sent on; the final band, fun and looks gates
+    tune     hill-climb the boards sent on; the final band, fun and looks gates; regions lettered in reading order
     verify   the full counter must find exactly the intended solution
 
 Each stage takes a `Batch` and returns the batch of the candidates that passed, with its counters and one more
@@ -284,6 +284,13 @@ def tune_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) ->
         if looks < config.looks_gate or gives_away(puzzle, slot.band, config.allow_giveaways):
             stage.reject("ugly")
             continue
+        named = puzzle.in_reading_order()
+        if named is not puzzle:
+            # Published with its regions lettered as a real board is, A at the top-left: what its export reads back
+            # as, and the colours a player sees (growth numbers regions in the order it grows them). The walkthrough
+            # speaks the letters, so the board is graded again; difficulty, band and fun do not depend on them.
+            puzzle, result = named, grade_for_slot(named, slot, config, grading)
+            stage.lap("grading")
         passed.append(replace(candidate, puzzle=puzzle, grade=result, tune_rounds=kept, to_tune=False, looks=looks))
     return stage.done(passed)
 
