@@ -82,7 +82,9 @@ def generated_sample(
         else:
             layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
             growth = grow_gated(slot, layout, random.Random(seed), config)
-            made = None if growth.regions is None else Puzzle(size, stars, growth.regions, game, solution=growth.layout)
+            made = None
+            if growth.regions is not None:  # lettered, hence coloured, as published and real boards are
+                made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
         if made is not None and (mode is None or design_of(made)[0] == mode):
             boards.append(made)
         print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
