@@ -285,7 +285,7 @@ def repair(
         image = image_move(puzzle.regions, puzzle.size, move, mirror, partners, least) if mirror and partners else None
         if image is not None:  # the move breaks some alternates, its image their images: the map stays a mirror map
             regions = apply_move(regions, image)
-        puzzle = Puzzle(puzzle.size, puzzle.stars, regions, puzzle.game, id=puzzle.id, solution=intended)
+        puzzle = replace(puzzle, regions=regions, solution=intended)
 
 
 def still_unique(puzzle: Puzzle, intended: Cells, count: Counter = count_solutions) -> Callable[[Sequence[int]], bool]:
@@ -293,7 +293,7 @@ def still_unique(puzzle: Puzzle, intended: Cells, count: Counter = count_solutio
     every move after repair must pass to be kept."""
 
     def unique(regions: Sequence[int]) -> bool:
-        board = Puzzle(puzzle.size, puzzle.stars, tuple(regions), puzzle.game, solution=intended)
+        board = replace(puzzle, regions=tuple(regions), solution=intended)
         result = count(board, 2)
         return result.count == 1 and result.exact and result.solutions[0] == intended
 
@@ -323,7 +323,7 @@ def undo_moves(
             regions = list(puzzle.regions)
             regions[cell] = home
             if unique(regions):
-                puzzle = Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
+                puzzle = replace(puzzle, regions=tuple(regions), solution=intended)
     return puzzle
 
 
@@ -337,7 +337,7 @@ def redraw_symmetry(puzzle: Puzzle, intended: Cells, rng: random.Random, count: 
     and published boards had lost the symmetry LinkedIn's levels show (border symmetry median 0.64 against 0.81)."""
     unique = still_unique(puzzle, intended, count)
     regions = symmetrize(list(puzzle.regions), puzzle.size, intended, 0, least, rng, REDRAW_MOVES, keep=unique)
-    return Puzzle(puzzle.size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
+    return replace(puzzle, regions=tuple(regions), solution=intended)
 
 
 # Figure moves tried on a repaired Queens board, after the symmetry moves (each one that helps is counted).
@@ -391,7 +391,7 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
         else:
             regions[cell] = loser
             masks[loser], masks[winner] = left | 1 << cell, gained & ~(1 << cell)
-    return Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
+    return replace(puzzle, regions=tuple(regions), solution=intended)
 
 
 def tidy_queens(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Counter, least: int) -> Puzzle:
@@ -433,7 +433,7 @@ def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) ->
         moved_mirrored = symmetry_share(moved, size, mirror)
         if len(notches(moved, size)) < len(notches(regions, size)) and moved_mirrored >= mirrored and unique(moved):
             regions, mirrored = moved, moved_mirrored
-    return Puzzle(size, puzzle.stars, tuple(regions), puzzle.game, id=puzzle.id, solution=intended)
+    return replace(puzzle, regions=tuple(regions), solution=intended)
 
 
 # Solutions a Queens map may have for `whittle` to take it on: all of them are listed once a round (a grown 9x9 map
