@@ -7,7 +7,8 @@
 
 Real boards: Star Battle from the archive and the hand-made file, Queens from LinkedIn's levels (../shared/data),
 a seeded sample of those of the size. Generated: `accepted` (the default) are published boards, `generate` on the
-slot's four (Queens: three) bands in turn, seeds 0, 1, 2, ...; `gated` are growths that passed the looks gate and
+slot's four (Queens: three) bands in turn, seeds 0, 1, 2, ...; `grown` are the maps those published boards grew
+from, before repair (their candidates drawn and grown again); `gated` are growths that passed the looks gate and
 the give-away rule, before repair and grading (seconds instead of minutes); `--first` starts the seeds elsewhere,
 for boards nobody has looked at yet; `--mode` (Queens) keeps, on both sides, only the maps that designs.design_of
 names in that design mode. Labelled, the page has one block per side; with `--blind SEED` the boards are
@@ -35,8 +36,10 @@ sys.path.insert(0, str(ROOT))
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
 from starbattle_core.generator.designs import MODES, design_of  # noqa: E402
+from starbattle_core.generator.funnel import start_candidate  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import draw_key  # noqa: E402
+from starbattle_core.generator.stages import grow_regions  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import InputError, Puzzle  # noqa: E402
 from starbattle_core.svg import board_svg  # noqa: E402
@@ -76,9 +79,14 @@ def generated_sample(
     seed = first
     while len(boards) < count and seed < first + 20 * count:
         slot = Slot(game, size, stars, bands[seed % len(bands)])
-        if source == "accepted":
+        if source in ("accepted", "grown"):
             board = generate(slot, seed, 300.0, config).board
             made = None if board is None else board.puzzle
+            if board is not None and source == "grown":  # the map the published board grew from, before repair
+                start = start_candidate(slot, seed, board.candidate)
+                growth = grow_regions(slot, start.layout, start.rng, config)
+                assert growth.regions is not None, "a published board's candidate grows as it did"
+                made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
         else:
             layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
             growth = grow_gated(slot, layout, random.Random(seed), config)
@@ -125,7 +133,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, required=True)
     parser.add_argument("--stars", type=int, default=1)
     parser.add_argument("--count", type=int, default=12, help="boards of each side")
-    parser.add_argument("--source", choices=("accepted", "gated"), default="accepted")
+    parser.add_argument("--source", choices=("accepted", "grown", "gated"), default="accepted")
     parser.add_argument("--blind", type=int, default=None, metavar="SEED", help="shuffle, unlabelled; print the key")
     parser.add_argument("--seed", type=int, default=1, help="which real boards are sampled")
     parser.add_argument("--first", type=int, default=0, help="the first generator seed (a sheet of boards unseen)")

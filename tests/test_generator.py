@@ -13,7 +13,9 @@ from conftest import run_starbattle
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import puzzle_from_json
 from starbattle_core.generator import REASONS, Generation, GeneratorConfig, Slot, board_to_json, generate
+from starbattle_core.generator.funnel import start_candidate
 from starbattle_core.generator.looks import gives_away, looks_score
+from starbattle_core.generator.stages import grow_regions
 from starbattle_core.grader import grade
 from starbattle_core.puzzle import InputError, is_connected
 
@@ -65,6 +67,19 @@ def test_generation_is_deterministic_by_seed() -> None:
     assert again.counters.rejections == first.counters.rejections
     other = generated(slot, 1).board
     assert other is not None and other.puzzle.regions != first.board.puzzle.regions
+
+
+@pytest.mark.parametrize(("slot", "seed"), [SLOTS[2], SLOTS[4], SLOTS[6]], ids=str)
+def test_the_winning_candidate_is_drawn_and_grown_again(slot: Slot, seed: int) -> None:
+    """Board.candidate names the candidate that won: drawn again (funnel.start_candidate) it grows the map that
+    repair started from, around the board's own solution (what `contact_sheet.py --source grown` draws)."""
+    generation = generated(slot, seed)
+    board = generation.board
+    assert board is not None and board.candidate < generation.counters.candidates
+    start = start_candidate(slot, seed, board.candidate)
+    growth = grow_regions(slot, start.layout, start.rng, CONFIG)
+    assert growth.regions is not None and growth.layout == board.puzzle.solution
+    assert start_candidate(slot, seed, board.candidate + 1).layout != start.layout
 
 
 def test_a_spent_budget_returns_no_board_and_the_counters() -> None:

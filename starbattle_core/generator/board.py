@@ -75,6 +75,7 @@ class Board:
     grade: Grade  # the solve path the difficulty and fun were measured on
     version: str  # the step solver's version
     seed: int
+    candidate: int  # the candidate that won: funnel.start_candidate(slot, seed, candidate) draws it again
     repair_rounds: int  # impostor moves this board needed
     tune_rounds: int  # boundary nudges the hill-climb kept
 

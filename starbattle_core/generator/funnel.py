@@ -84,6 +84,14 @@ def candidate_seed(slot: Slot, seed: int, index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, game, slot.size, slot.stars, BANDS.index(slot.band), index])
 
 
+def start_candidate(slot: Slot, seed: int, index: int) -> Candidate:
+    """Candidate `index` before any stage: its layout and its random stream, from candidate_seed alone (so a
+    published board's candidate, Board.candidate, can be drawn and grown again)."""
+    sequence = candidate_seed(slot, seed, index)
+    layout = draw_layout(slot, np.random.default_rng(sequence))
+    return Candidate(index=index, rng=random.Random(int(sequence.generate_state(2, np.uint64)[1])), layout=layout)
+
+
 def new_batch(slot: Slot, seed: int, indices: range, avoid: tuple[Cells, ...] = ()) -> Batch:
     return Batch(slot=slot, seed=seed, first=indices.start, size=len(indices), avoid=avoid)
 
@@ -173,16 +181,13 @@ def sample_stage(batch: Batch, config: GeneratorConfig, grading: GradingConfig) 
     stage = _Stage("sample", batch)
     slot, passed = batch.slot, []
     for index in range(batch.first, batch.first + batch.size):
-        sequence = candidate_seed(slot, batch.seed, index)
-        layout_rng = np.random.default_rng(sequence)
-        rng = random.Random(int(sequence.generate_state(2, np.uint64)[1]))
         stage.counters.candidates += 1
-        layout = draw_layout(slot, layout_rng)
+        candidate = start_candidate(slot, batch.seed, index)
         stage.lap("layout")
-        if any(near_duplicate(layout, other, config.similarity_threshold) for other in batch.avoid):
+        if any(near_duplicate(candidate.layout, other, config.similarity_threshold) for other in batch.avoid):
             stage.reject("near_duplicate")
             continue
-        passed.append(Candidate(index=index, rng=rng, layout=layout))
+        passed.append(candidate)
     return stage.done(passed)
 
 
@@ -341,6 +346,7 @@ def to_board(candidate: Candidate, seed: int) -> Board:
         grade=result,
         version=result.version,
         seed=seed,
+        candidate=candidate.index,
         repair_rounds=candidate.repair_rounds,
         tune_rounds=candidate.tune_rounds,
     )
