@@ -79,20 +79,18 @@ def generated_sample(
     seed = first
     while len(boards) < count and seed < first + 20 * count:
         slot = Slot(game, size, stars, bands[seed % len(bands)])
-        if source in ("accepted", "grown"):
+        growth = board = None
+        if source == "gated":
+            layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
+            growth = grow_gated(slot, layout, random.Random(seed), config)
+        else:
             board = generate(slot, seed, 300.0, config).board
-            made = None if board is None else board.puzzle
             if board is not None and source == "grown":  # the map the published board grew from, before repair
                 start = start_candidate(slot, seed, board.candidate)
                 growth = grow_regions(slot, start.layout, start.rng, config)
-                assert growth.regions is not None, "a published board's candidate grows as it did"
-                made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
-        else:
-            layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 12]))[0])
-            growth = grow_gated(slot, layout, random.Random(seed), config)
-            made = None
-            if growth.regions is not None:  # lettered, hence coloured, as published and real boards are
-                made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
+        made = board.puzzle if board is not None and source == "accepted" else None
+        if growth is not None and growth.regions is not None:  # lettered, hence coloured, as published boards are
+            made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
         if made is not None and (mode is None or design_of(made)[0] == mode):
             boards.append(made)
         print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
