@@ -50,7 +50,15 @@ from logistic_fit import auc, fit_standardised  # noqa: E402
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
-from starbattle_core.generator.designs import MIRROR_SHARE, MODES, design_of, figure_share, notches, symmetry_share  # noqa: E402
+from starbattle_core.generator.designs import (  # noqa: E402
+    MIRROR_SHARE,
+    MODES,
+    design_of,
+    figure_share,
+    notches,
+    repeated_shapes,
+    symmetry_share,
+)
 from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
@@ -222,6 +230,9 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
     out["figure_mean"] = float(np.mean(figure))
     # Bumps: one-cell teeth of regions that are not figures (designs.notches), what a contact sheet showed.
     out["notches"] = len(notches(puzzle.regions, n, figure)) / count
+    # One idea drawn several times: regions of 4 cells or more that another region repeats, turned or mirrored
+    # (designs.repeated_shapes; what readers of the contact sheets called matching rings and crosses set in a field).
+    out["repeated_shapes"] = repeated_shapes(puzzle) / count
     return out
 
 

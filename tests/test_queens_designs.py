@@ -29,7 +29,9 @@ from starbattle_core.generator.designs import (
     load_designs,
     mirror_cell,
     notches,
+    repeated_shapes,
     ring_cells,
+    shape_key,
     symmetry_share,
 )
 from starbattle_core.generator.growth import grow_gated, grow_queens_regions
@@ -301,6 +303,49 @@ def test_notches_are_one_cell_teeth_of_regions_that_are_not_figures() -> None:
     # b's tooth at (1, 1) is a notch; a's cells above and below it have b on two sides only (the board's edge or
     # a on the others).
     assert notches(board("baaaa", "bbaaa", "baaaa", "baaaa", "baaaa"), 5) == [1 * 5 + 1]
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    cells=st.sets(st.integers(0, 15), min_size=1, max_size=9),
+    turns=st.integers(0, 3),
+    flip=st.booleans(),
+    down=st.integers(0, 4),
+    right=st.integers(0, 4),
+)
+def test_a_shape_keeps_its_key_turned_mirrored_and_moved(
+    cells: set[int], turns: int, flip: bool, down: int, right: int
+) -> None:
+    """Cells of a 4x4 corner of a 9x9 board, turned, mirrored and moved anywhere: the same key; and the key is
+    the least of the images, so it is one of them (a shape, not a summary that could merge two)."""
+    points = [divmod(cell, 4) for cell in cells]
+    for _ in range(turns):
+        points = [(c, 3 - r) for r, c in points]
+    if flip:
+        points = [(r, 3 - c) for r, c in points]
+    moved = sum(1 << ((r + down) * 9 + c + right) for r, c in points)
+    original = sum(1 << (r * 9 + c) for r, c in (divmod(cell, 4) for cell in cells))
+    assert shape_key(moved, 9) == shape_key(original, 9)
+    key = shape_key(original, 9)
+    assert len(key) == len(cells) and min(r for r, _ in key) == 0 and min(c for _, c in key) == 0
+
+
+def test_repeated_shapes_counts_the_regions_another_region_repeats() -> None:
+    def board(*rows: str) -> Puzzle:
+        return Puzzle(5, 1, tuple(ord(mark) - ord("a") for line in rows for mark in line), "queens")
+
+    # a and b are the same L, one the mirror image of the other; d and e the same square; c is alone.
+    assert repeated_shapes(board("acccb", "acccb", "aacbb", "eecdd", "eecdd")) == 4
+    # b a bar of 4 and d a bar of 3: no two regions of 4 cells or more alike, and the bar of 3 alone of its size.
+    straight = board("acccb", "acccb", "aaccb", "eeccb", "eeddd")
+    assert repeated_shapes(straight) == repeated_shapes(straight, least=3) == 0
+    # b cut to a bar of 3 like d: a pair from 3 cells up, nothing from 4.
+    short = board("acccb", "acccb", "aaccb", "eeccc", "eeddd")
+    assert (repeated_shapes(short), repeated_shapes(short, least=3)) == (0, 2)
+    # LinkedIn's 9x9 levels: 170 of 281 have regions of 4 cells or more that another region repeats, 636 in all.
+    levels = [level for level in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if level.size == 9]
+    found = [repeated_shapes(level) for level in levels]
+    assert (len(levels), sum(n > 0 for n in found), sum(found)) == (281, 170, 636)
 
 
 def brute_force_count(puzzle: Puzzle, limit: int) -> CountResult:
