@@ -316,8 +316,8 @@ def test_notches_are_one_cell_teeth_of_regions_that_are_not_figures() -> None:
 def test_a_shape_keeps_its_key_turned_mirrored_and_moved(
     cells: set[int], turns: int, flip: bool, down: int, right: int
 ) -> None:
-    """Cells of a 4x4 corner of a 9x9 board, turned, mirrored and moved anywhere: the same key; and the key is
-    the least of the images, so it is one of them (a shape, not a summary that could merge two)."""
+    """Cells of a 4x4 corner of a 9x9 board, turned, mirrored and moved anywhere: the same key, which holds as many
+    cells as the region, moved to the top-left corner."""
     points = [divmod(cell, 4) for cell in cells]
     for _ in range(turns):
         points = [(c, 3 - r) for r, c in points]
