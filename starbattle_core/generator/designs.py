@@ -28,6 +28,7 @@ from typing import TypeVar
 
 from ..puzzle import Cells, Puzzle
 from .shape import cell_list, grid, region_masks
+from .similarity import square_images
 
 MODES = ("organic", "mirror", "rings", "bars", "frame")
 # The symmetries a map can be drawn with: involutions of the square (a quarter turn is not one: a region and its
@@ -212,16 +213,14 @@ def figure_share(mask: Cells, size: int) -> float:
 
 def shape_key(mask: Cells, size: int) -> tuple[tuple[int, int], ...]:
     """A region's shape up to where it lies, turns and mirror images: the least of its eight images' sorted (row,
-    column) cells, each image moved to the top-left corner. Two regions are congruent when their keys are equal."""
-    cells = [divmod(cell, size) for cell in cell_list(mask)]
+    column) cells (the square's symmetries, similarity.square_images), each image moved to the top-left corner. Two
+    regions are congruent when their keys are equal."""
     images = []
-    for start in (cells, [(r, -c) for r, c in cells]):
-        image = start
-        for _ in range(4):
-            image = [(c, -r) for r, c in image]  # a quarter turn
-            top = min(r for r, _ in image)
-            left = min(c for _, c in image)
-            images.append(tuple(sorted((r - top, c - left) for r, c in image)))
+    for image in square_images(size):
+        cells = [divmod(image[cell], size) for cell in cell_list(mask)]
+        top = min(r for r, _ in cells)
+        left = min(c for _, c in cells)
+        images.append(tuple(sorted((r - top, c - left) for r, c in cells)))
     return min(images)
 
 

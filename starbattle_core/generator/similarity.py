@@ -27,7 +27,7 @@ def near_duplicate(a: Cells, b: Cells, threshold: float = 0.6) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _images(size: int) -> tuple[tuple[int, ...], ...]:
+def square_images(size: int) -> tuple[tuple[int, ...], ...]:
     """For each of the square's 8 symmetries, the cell each cell maps to (row-major indices)."""
     maps = []
     for turns in range(4):
@@ -50,7 +50,7 @@ def region_map_key(regions: Sequence[int], size: int) -> str:
     Each of the 8 images is relabelled in reading order (first region met is A, ...) and written out as
     letters; the key is the least of the 8 strings, prefixed by the size so boards of different sizes differ."""
     best = ""
-    for image in _images(size):
+    for image in square_images(size):
         moved = [0] * (size * size)
         for cell, target in enumerate(image):
             moved[target] = regions[cell]
@@ -63,5 +63,5 @@ def region_map_key(regions: Sequence[int], size: int) -> str:
 def layout_key(layout: Cells, size: int) -> str:
     """A key equal for two star layouts exactly when one is the other turned and/or mirrored: the least of the
     8 images' masks, in hexadecimal, prefixed by the size."""
-    best = min(sum(1 << image[cell] for cell in iter_cells(layout)) for image in _images(size))
+    best = min(sum(1 << image[cell] for cell in iter_cells(layout)) for image in square_images(size))
     return f"{size}:{best:x}"
