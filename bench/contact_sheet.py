@@ -12,8 +12,9 @@ from, before repair (their candidates drawn and grown again); `gated` are growth
 the give-away rule, before repair and grading (seconds instead of minutes); `--first` starts the seeds elsewhere,
 for boards nobody has looked at yet; `--mode` (Queens) keeps, on both sides, only the maps that designs.design_of
 names in that design mode. Labelled, the page has one block per side; with `--blind SEED` the boards are
-shuffled into one numbered grid and the key (which numbers are generated) is printed, so a reader can try to pick
-them out before reading it (docs/engine.md has what readers who had not seen the boards picked).
+shuffled into one numbered grid and the key (which numbers are generated, and for Queens the design mode each was
+drawn in) is printed, so a reader can try to pick them out before reading it (docs/engine.md has what readers who
+had not seen the boards picked).
 
 The page is drawn with starbattle_core.svg.board_svg (no letters or labels: the regions alone) and photographed by
 the system's Chromium through Playwright (`--html` keeps the page too).
@@ -72,10 +73,11 @@ def real_sample(game: str, size: int, stars: int, count: int, seed: int, mode: s
 
 def generated_sample(
     game: str, size: int, stars: int, count: int, source: str, first: int = 0, mode: str | None = None
-) -> list[Puzzle]:
+) -> list[tuple[Puzzle, str]]:
+    """The generated boards with the design mode each Queens map was drawn in ("" for Star Battle)."""
     bands = [band for band in BANDS if not (game == "queens" and band == "expert")]
     config = GeneratorConfig(max_candidates=300)
-    boards: list[Puzzle] = []
+    boards: list[tuple[Puzzle, str]] = []
     seed = first
     while len(boards) < count and seed < first + 20 * count:
         slot = Slot(game, size, stars, bands[seed % len(bands)])
@@ -85,14 +87,15 @@ def generated_sample(
             growth = grow_gated(slot, layout, random.Random(seed), config)
         else:
             board = generate(slot, seed, 300.0, config).board
-            if board is not None and source == "grown":  # the map the published board grew from, before repair
+            if board is not None and (source == "grown" or game == "queens"):  # its map before repair, and mode
                 start = start_candidate(slot, seed, board.candidate)
                 growth = grow_regions(slot, start.layout, start.rng, config)
         made = board.puzzle if board is not None and source == "accepted" else None
-        if growth is not None and growth.regions is not None:  # lettered, hence coloured, as published boards are
+        if source != "accepted" and growth is not None and growth.regions is not None:
+            # lettered, hence coloured, as published boards are
             made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
         if made is not None and (mode is None or design_of(made)[0] == mode):
-            boards.append(made)
+            boards.append((made, growth.mode if growth is not None and game == "queens" else ""))
         print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
         seed += 1
     return boards
@@ -157,14 +160,16 @@ def main() -> None:
     if args.blind is None:
         blocks = [
             (f"real: {kind} ({len(real)})", [(str(i + 1), p) for i, p in enumerate(real)]),
-            (f"generated, {args.source}: {kind} ({len(made)})", [(str(i + 1), p) for i, p in enumerate(made)]),
+            (f"generated, {args.source}: {kind} ({len(made)})", [(str(i + 1), p) for i, (p, _) in enumerate(made)]),
         ]
     else:
-        mixed = [(True, p) for p in real] + [(False, p) for p in made]
+        mixed = [(True, p, "") for p in real] + [(False, p, drawn) for p, drawn in made]
         random.Random(args.blind).shuffle(mixed)
-        blocks = [(f"{kind}: real and generated, shuffled", [(str(i + 1), p) for i, (_, p) in enumerate(mixed)])]
-        key = [i + 1 for i, (is_real, _) in enumerate(mixed) if not is_real]
-        print(f"key: generated are {', '.join(map(str, key))}")
+        blocks = [(f"{kind}: real and generated, shuffled", [(str(i + 1), p) for i, (_, p, _) in enumerate(mixed)])]
+        key = [(i + 1, drawn) for i, (is_real, _, drawn) in enumerate(mixed) if not is_real]
+        print(f"key: generated are {', '.join(str(number) for number, _ in key)}")
+        if args.game == "queens":
+            print(f"drawn as: {', '.join(f'{number} {drawn}' for number, drawn in key)}")
     html = page(blocks, args.cell)
     if args.html is not None:
         args.html.write_text(html, encoding="utf-8")

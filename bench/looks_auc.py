@@ -27,7 +27,8 @@ weighted equally) fitted on a random half of each side and scored on the other h
 AUCs' mean and range are printed for two feature sets: this script's own `board_features` (below; they are not the
 looks model's, so the generator is not graded on the features it was fitted to) and the looks model's twelve
 (looks.FEATURES). Then each own feature's AUC alone (how far from 0.5 either way), the largest first: what still
-separates the two sides.
+separates the two sides. For Queens 9x9, last, what became of each design mode: of the gated and of the published
+boards drawn in it, how many designs.design_of still names so (report_designs).
 """
 
 from __future__ import annotations
@@ -59,10 +60,10 @@ from starbattle_core.generator.designs import (  # noqa: E402
     repeated_shapes,
     symmetry_share,
 )
-from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage  # noqa: E402
+from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage, start_candidate  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
-from starbattle_core.generator.stages import repair_for_slot  # noqa: E402
+from starbattle_core.generator.stages import grow_regions, repair_for_slot  # noqa: E402
 from starbattle_core.generator.symmetry import grow_mirrored  # noqa: E402
 from starbattle_core.grader import GradingConfig  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
@@ -84,8 +85,8 @@ def real_boards(game: str) -> list[Puzzle]:
     return [p for name in REAL_FILES[game] for p in read_jsonl(str(SHARED / name))]
 
 
-def gated_boards(game: str, shapes: list[tuple[int, int]], seed: int) -> list[Puzzle]:
-    """One gated growth per (size, stars) in `shapes`, bands in turn."""
+def gated_boards(game: str, shapes: list[tuple[int, int]], seed: int) -> list[tuple[Puzzle, str]]:
+    """One gated growth per (size, stars) in `shapes`, bands in turn, with the design mode it was drawn in."""
     config = GeneratorConfig()
     boards = []
     for index, (size, stars) in enumerate(shapes):
@@ -95,26 +96,47 @@ def gated_boards(game: str, shapes: list[tuple[int, int]], seed: int) -> list[Pu
             layout = layout_to_cells(sample_layouts(size, stars, 1, layout_rng)[0])
             growth = grow_gated(slot, layout, random.Random(f"{seed}-{index}-{attempt}"), config)
             if growth.regions is not None:
-                boards.append(Puzzle(size, stars, growth.regions, game, solution=growth.layout))
+                boards.append((Puzzle(size, stars, growth.regions, game, solution=growth.layout), growth.mode))
                 break
     return boards
 
 
-def accepted_board(game: str, seed: int) -> Puzzle | None:
-    """The board `generate` publishes for the daily size of `game` from `seed` (the bands in turn), None if none."""
+def accepted_board(game: str, seed: int) -> tuple[Puzzle, str] | None:
+    """The board `generate` publishes for the daily size of `game` from `seed` (the bands in turn), None if none,
+    with the design mode its Queens candidate was drawn in (its growth run again; "" for Star Battle)."""
     size, stars = DAILY[game]
     slot = Slot(game, size, stars, bands(game)[seed % len(bands(game))])
-    board = generate(slot, seed, 600.0, GeneratorConfig(max_candidates=300)).board
-    return board.puzzle if board is not None else None
+    config = GeneratorConfig(max_candidates=300)
+    board = generate(slot, seed, 600.0, config).board
+    if board is None:
+        return None
+    if game != "queens":
+        return board.puzzle, ""
+    start = start_candidate(slot, seed, board.candidate)
+    return board.puzzle, grow_regions(slot, start.layout, start.rng, config).mode
 
 
-def accepted_boards(game: str, count: int, first: int = 0, workers: int = 1) -> list[Puzzle]:
-    """The boards published from seeds first..first+count-1, in seed order (each seed is a whole generate run, so
-    the workers change how long it takes, never which boards)."""
+def accepted_boards(game: str, count: int, first: int = 0, workers: int = 1) -> list[tuple[Puzzle, str]]:
+    """The boards published from seeds first..first+count-1 with their drawn modes, in seed order (each seed is a
+    whole generate run, so the workers change how long it takes, never which boards)."""
     seeds = range(first, first + count)
     with ProcessPoolExecutor(workers) as pool:
         boards = list(pool.map(accepted_board, [game] * count, seeds))
     return [board for board in boards if board is not None]
+
+
+def report_designs(label: str, real: list[Puzzle], made: list[tuple[Puzzle, str]]) -> None:
+    """Per design mode: how many generated boards were drawn in it and how many of those design_of still names so
+    (gated growth against published boards: what repair and tidying take apart), then design_of's mix of the
+    generated boards and of the real ones."""
+    print(f"    design kept ({label} boards by the mode drawn: named so by design_of / drawn; named otherwise):")
+    for mode in MODES:
+        seen = Counter(design_of(puzzle)[0] for puzzle, drawn in made if drawn == mode)
+        others = ", ".join(f"{name} {n}" for name, n in seen.most_common() if name != mode)
+        print(f"      {mode}: {seen[mode]} / {sum(seen.values())}" + (f"; {others}" if others else ""))
+    for name, boards in ((label, [puzzle for puzzle, _ in made]), ("real", real)):
+        mix = Counter(design_of(puzzle)[0] for puzzle in boards)
+        print(f"    design_of, {name}: " + ", ".join(f"{m} {mix[m] / len(boards):.0%}" for m in MODES))
 
 
 # --- this script's own features ------------------------------------------------------------------------------
@@ -402,7 +424,8 @@ def main() -> None:
     for game in games:
         real = real_boards(game)
         start = time.perf_counter()
-        gated = gated_boards(game, [(p.size, p.stars) for p in real], args.seed)
+        grown = gated_boards(game, [(p.size, p.stars) for p in real], args.seed)
+        gated = [puzzle for puzzle, _ in grown]
         seconds = time.perf_counter() - start
         print(f"{game}: {len(gated)} gated growths in {seconds:.1f} s ({1000 * seconds / len(gated):.1f} ms each)")
         report(f"{game} gated, all sizes", real, gated, args.splits, args.top, without)
@@ -416,15 +439,20 @@ def main() -> None:
             args.top,
             without,
         )
+        if game == "queens":
+            report_designs("gated", same, [(p, drawn) for p, drawn in grown if p.size == size])
         if args.accepted:
             start = time.perf_counter()
-            accepted = accepted_boards(game, args.accepted, args.first, args.workers)
+            published = accepted_boards(game, args.accepted, args.first, args.workers)
+            accepted = [puzzle for puzzle, _ in published]
             last = args.first + args.accepted - 1
             print(
                 f"{game}: {len(accepted)} accepted boards (seeds {args.first}-{last}) in "
                 f"{time.perf_counter() - start:.0f} s"
             )
             report(f"{game} accepted, {size}x{size}", same, accepted, args.splits, args.top, without)
+            if game == "queens":
+                report_designs("published", same, published)
             if args.mode:
                 # Does what tells them apart lie in the mix of modes, or within a mode? (design_of, both sides)
                 real_mode = [p for p in same if design_of(p)[0] == args.mode]
