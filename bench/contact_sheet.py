@@ -37,10 +37,9 @@ sys.path.insert(0, str(ROOT))
 from starbattle_core.formats import read_jsonl  # noqa: E402
 from starbattle_core.generator import BANDS, GeneratorConfig, Slot, generate  # noqa: E402
 from starbattle_core.generator.designs import MODES, design_of  # noqa: E402
-from starbattle_core.generator.funnel import start_candidate  # noqa: E402
+from starbattle_core.generator.funnel import grow_candidate_again  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import draw_key  # noqa: E402
-from starbattle_core.generator.stages import grow_regions  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
 from starbattle_core.puzzle import InputError, Puzzle  # noqa: E402
 from starbattle_core.svg import board_svg  # noqa: E402
@@ -88,14 +87,13 @@ def generated_sample(
         else:
             board = generate(slot, seed, 300.0, config).board
             if board is not None and (source == "grown" or game == "queens"):  # its map before repair, and mode
-                start = start_candidate(slot, seed, board.candidate)
-                growth = grow_regions(slot, start.layout, start.rng, config)
+                growth = grow_candidate_again(slot, seed, board.candidate, config)
         made = board.puzzle if board is not None and source == "accepted" else None
         if source != "accepted" and growth is not None and growth.regions is not None:
             # lettered, hence coloured, as published boards are
             made = Puzzle(size, stars, growth.regions, game, solution=growth.layout).in_reading_order()
         if made is not None and (mode is None or design_of(made)[0] == mode):
-            boards.append((made, growth.mode if growth is not None and game == "queens" else ""))
+            boards.append((made, growth.mode if growth is not None else ""))  # Star Battle growth has no mode
         print(f"generated {len(boards)}/{count}", file=sys.stderr, flush=True)
         seed += 1
     return boards

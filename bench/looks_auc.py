@@ -60,10 +60,10 @@ from starbattle_core.generator.designs import (  # noqa: E402
     repeated_shapes,
     symmetry_share,
 )
-from starbattle_core.generator.funnel import new_batch, run_stages, sample_stage, start_candidate  # noqa: E402
+from starbattle_core.generator.funnel import grow_candidate_again, new_batch, run_stages, sample_stage  # noqa: E402
 from starbattle_core.generator.growth import grow_gated  # noqa: E402
 from starbattle_core.generator.looks import FEATURES, looks_features  # noqa: E402
-from starbattle_core.generator.stages import grow_regions, repair_for_slot  # noqa: E402
+from starbattle_core.generator.stages import repair_for_slot  # noqa: E402
 from starbattle_core.generator.symmetry import grow_mirrored  # noqa: E402
 from starbattle_core.grader import GradingConfig  # noqa: E402
 from starbattle_core.layouts import layout_to_cells, sample_layouts  # noqa: E402
@@ -112,8 +112,7 @@ def accepted_board(game: str, seed: int) -> tuple[Puzzle, str] | None:
         return None
     if game != "queens":
         return board.puzzle, ""
-    start = start_candidate(slot, seed, board.candidate)
-    return board.puzzle, grow_regions(slot, start.layout, start.rng, config).mode
+    return board.puzzle, grow_candidate_again(slot, seed, board.candidate, config).mode
 
 
 def accepted_boards(game: str, count: int, first: int = 0, workers: int = 1) -> list[tuple[Puzzle, str]]:
@@ -129,14 +128,15 @@ def report_designs(label: str, real: list[Puzzle], made: list[tuple[Puzzle, str]
     """Per design mode: how many generated boards were drawn in it and how many of those design_of still names so
     (gated growth against published boards: what repair and tidying take apart), then design_of's mix of the
     generated boards and of the real ones."""
+    named = [(drawn, design_of(puzzle)[0]) for puzzle, drawn in made]
     print(f"    design kept ({label} boards by the mode drawn: named so by design_of / drawn; named otherwise):")
     for mode in MODES:
-        seen = Counter(design_of(puzzle)[0] for puzzle, drawn in made if drawn == mode)
+        seen = Counter(name for drawn, name in named if drawn == mode)
         others = ", ".join(f"{name} {n}" for name, n in seen.most_common() if name != mode)
         print(f"      {mode}: {seen[mode]} / {sum(seen.values())}" + (f"; {others}" if others else ""))
-    for name, boards in ((label, [puzzle for puzzle, _ in made]), ("real", real)):
-        mix = Counter(design_of(puzzle)[0] for puzzle in boards)
-        print(f"    design_of, {name}: " + ", ".join(f"{m} {mix[m] / len(boards):.0%}" for m in MODES))
+    for side, names in ((label, [name for _, name in named]), ("real", [design_of(p)[0] for p in real])):
+        mix = Counter(names)
+        print(f"    design_of, {side}: " + ", ".join(f"{m} {mix[m] / len(names):.0%}" for m in MODES))
 
 
 # --- this script's own features ------------------------------------------------------------------------------

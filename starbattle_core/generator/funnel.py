@@ -30,6 +30,7 @@ from ..grader import Grade, GradingConfig
 from ..puzzle import Cells, Puzzle
 from .board import Board, Counters
 from .config import BANDS, GeneratorConfig, Slot
+from .growth import Growth
 from .looks import gives_away, looks_draw, looks_score
 from .similarity import near_duplicate
 from .stages import band_miss, draw_layout, grade_for_slot, grow_regions, judge, repair_for_slot
@@ -90,6 +91,13 @@ def start_candidate(slot: Slot, seed: int, index: int) -> Candidate:
     sequence = candidate_seed(slot, seed, index)
     layout = draw_layout(slot, np.random.default_rng(sequence))
     return Candidate(index=index, rng=random.Random(int(sequence.generate_state(2, np.uint64)[1])), layout=layout)
+
+
+def grow_candidate_again(slot: Slot, seed: int, index: int, config: GeneratorConfig) -> Growth:
+    """The map candidate `index` grew, before repair, and the design mode it drew (Board.candidate names the one a
+    published board came from): the candidate drawn again and grown with its own stream, as the grow stage did."""
+    start = start_candidate(slot, seed, index)
+    return grow_regions(slot, start.layout, start.rng, config)
 
 
 def new_batch(slot: Slot, seed: int, indices: range, avoid: tuple[Cells, ...] = ()) -> Batch:
