@@ -126,6 +126,8 @@ class GeneratorConfig(BaseModel):
     # more often, plus one (setters draw long one-wide arms; 10x10 2-star raw growth with shaping, held-out AUC
     # real vs generated on the looks model's features: 0 -> 0.71, 10 -> 0.64).
     growth_straightness: float = Field(10.0, ge=0)
+    # ... and a growing Queens region's cells that do so (LinkedIn's regions are drawn as straight strokes).
+    queens_straightness: float = Field(8.0, ge=0)
     # Star Battle shaping (shaping.py): one-cell boundary moves tried per board towards shape statistics drawn from
     # the real boards of its size (shapes.json, bench/fit_shapes.py); 0: none (10x10 2-star raw growth, held-out AUC
     # real vs generated: 0.89 without, 0.70 with 200).
@@ -158,7 +160,13 @@ class GeneratorConfig(BaseModel):
     # the share of regions placed whole as a motif (bar, rectangle, cross, ell, frame, ring), the background region's
     # appetite, and the appetites of regions told to sprawl or to stay small (an ordinary region has appetite 1).
     queens_single_cell_share: float = Field(0.35, ge=0, le=1)  # LinkedIn 9x9 levels grading easy: 38 of 108
-    queens_motif_share: float = Field(0.35, ge=0, le=1)
+    queens_motif_share: float = Field(0.5, ge=0, le=1)
+    # A board's motifs are all of the kind drawn first (LinkedIn builds a level on one idea drawn several times:
+    # crosses, Ts, squares, Ls), and a region that grows takes, with each cell, its mirror image across a line
+    # through its queen (its row or its column, drawn per region) when that cell is free and beside it, so that
+    # regions lean towards figures of their own (Ts, crosses, Us, bars).
+    queens_one_motif_kind: bool = True
+    queens_figures: bool = True
     # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
     queens_mirror_whittle: bool = True
     # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this

@@ -240,16 +240,26 @@ def _fill_leftovers(
     return tuple(owner)
 
 
-def _extends_arm(owner: list[int], cell: int, size: int) -> bool:
-    """Whether a free cell continues a straight line of two cells of one region (the region's only side there)."""
+def _extends_arm(owner: list[int], cell: int, size: int, region: int | None = None) -> bool:
+    """Whether a free cell continues a straight line of two cells of one region (of `region`, if given)."""
     row, col = divmod(cell, size)
     for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
         r1, c1, r2, c2 = row + dr, col + dc, row + 2 * dr, col + 2 * dc
         if 0 <= r2 < size and 0 <= c2 < size:
             one, two = owner[r1 * size + c1], owner[r2 * size + c2]
-            if one >= 0 and one == two:
+            if one >= 0 and one == two and region in (None, one):
                 return True
     return False
+
+
+def _mirror_image(cell: int, queen: int, upright: bool, size: int) -> int | None:
+    """The cell's mirror image across the queen's column (upright) or row; None when it falls off the board."""
+    (row, col), (queen_row, queen_col) = divmod(cell, size), divmod(queen, size)
+    if upright:
+        col = 2 * queen_col - col
+    else:
+        row = 2 * queen_row - row
+    return row * size + col if 0 <= row < size and 0 <= col < size else None
 
 
 def _outline(height: int, width: int) -> tuple[tuple[int, int], ...]:
@@ -385,11 +395,12 @@ def grow_queens_regions(
     (symmetry.py; in a half turn or a diagonal around queens of its own that are their own image, which it returns
     as `Growth.layout`; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
     rings, bars and frame draw their regions first. Then some regions are motifs placed whole around their queen
-    (bars, rectangles, crosses, ells, open frames and closed rings) and do not grow;
+    (bars, rectangles, crosses, ells, open frames and closed rings; one kind a board) and do not grow;
     one region is the background with a large appetite (frame: the edge's regions); the rest grow with mixed
-    appetites, preferring cells they touch on several sides (smooth borders). Single-cell regions are planted only
-    on easy boards, on `queens_single_cell_share` of them; above easy every region has at least 3 cells (None
-    otherwise). Last, one-cell moves towards the symmetry the map follows best.
+    appetites, preferring cells that carry a straight arm on, and with each cell take its mirror image across their
+    queen's row or column when that cell is free (leaning towards figures: Ts, crosses, Us). Single-cell regions are
+    planted only on easy boards, on `queens_single_cell_share` of them; above easy every region has at least 3 cells
+    (None otherwise). Last, one-cell moves towards the symmetry the map follows best.
     """
     config = config or GeneratorConfig()
     mode = mode or draw_mode(rng, config)
@@ -432,12 +443,18 @@ def grow_queens_regions(
         else:
             frozen.add(index)
     background = order.pop() if order and mode != "frame" else None
+    # Each region's mirror line, through its queen: its column (True) or its row.
+    upright = [rng.random() < 0.5 for _ in range(count)] if config.queens_figures else []
+    board_kind = None
     for index in order:
         roll = rng.random()
         if roll < config.queens_motif_share:
             mix = config.queens_motifs.model_dump()
             kinds = sorted(mix)
             kind = rng.choices(kinds, weights=[mix[k] for k in kinds])[0]
+            if config.queens_one_motif_kind:
+                board_kind = board_kind or kind
+                kind = board_kind
             # a ring walls in one other queen's region; never a planted single cell's
             unplanted = queens & ~sum(1 << seeds[i] for i in singles)
             motif = place_motif(size, seeds[index], taken & ~(1 << seeds[index]), rng, kind, unplanted)
@@ -465,7 +482,11 @@ def grow_queens_regions(
             frontier = cell_list(g.grow(region[i]) & free)
             # Inside a frame, the small regions are compact shapes (LinkedIn draws blocks and crosses there).
             lean = 1 + (FRAME_INNER_COMPACTNESS if mode == "frame" and i not in drawn else config.queens_compactness)
-            weights = [lean ** (g.sides[cell] & region[i]).bit_count() for cell in frontier]
+            straight = config.queens_straightness
+            weights = [
+                lean ** (g.sides[cell] & region[i]).bit_count() * (1 + straight * _extends_arm(owner, cell, size, i))
+                for cell in frontier
+            ]
             cell = _weighted_order(frontier, weights, rng)[0]
         else:
             # Only motifs and single cells border what is left: the smallest of them takes a cell and grows on.
@@ -476,6 +497,13 @@ def grow_queens_regions(
         region[i] |= 1 << cell
         owner[cell] = i
         free &= ~(1 << cell)
+        if upright and i != background and i not in drawn:
+            # the image joins when it is free and beside the region, so the region stays one piece
+            image = _mirror_image(cell, seeds[i], upright[i], size)
+            if image is not None and (free & g.grow(region[i])) >> image & 1:
+                region[i] |= 1 << image
+                owner[image] = i
+                free &= ~(1 << image)
     if any(region[i].bit_count() < least for i in range(count) if i not in singles):
         return Growth(None, 0, "a region under the band's minimum", mode=mode)
     if moves:
