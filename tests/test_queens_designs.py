@@ -443,7 +443,11 @@ def test_a_board_draws_its_motifs_of_one_kind() -> None:
     crosses and rectangles only, one mixes them (a grown region that happens to be a rectangle), against 10
     drawn each motif's kind anew."""
     mix = MotifMix(bar=0, ell=0, cross=1.0, rectangle=1.0, frame=0, ring=0)
-    shapes = {frozenset(MOTIFS["cross"][0]): "cross"} | {frozenset(shape): "rectangle" for shape in MOTIFS["rectangle"]}
+
+    def key(kind: str, shape: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], str]:
+        return shape_key(sum(1 << (r * 9 + c) for r, c in shape), 9), kind
+
+    shapes = dict(key(kind, shape) for kind in ("cross", "rectangle") for shape in MOTIFS[kind])
     mixed = {}
     for one in (True, False):
         config = GeneratorConfig(
@@ -454,11 +458,7 @@ def test_a_board_draws_its_motifs_of_one_kind() -> None:
             growth = grow_queens_regions(9, queens(9, seed), random.Random(seed), config, mode="organic")
             if growth.regions is None:
                 continue
-            kinds = set()
-            for mask in Puzzle(9, 1, growth.regions, "queens").region_masks:
-                cells = [divmod(cell, 9) for cell in range(81) if mask >> cell & 1]
-                top, left = min(r for r, _ in cells), min(c for _, c in cells)
-                kinds.add(shapes.get(frozenset((r - top, c - left) for r, c in cells)))
+            kinds = {shapes.get(shape_key(mask, 9)) for mask in Puzzle(9, 1, growth.regions, "queens").region_masks}
             mixed[one] += len(kinds - {None}) > 1
     assert mixed[True] <= 2 and mixed[False] >= 6, mixed
 

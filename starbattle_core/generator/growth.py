@@ -473,6 +473,7 @@ def grow_queens_regions(
         for cell in cell_list(mask):
             owner[cell] = index
     free = g.all_cells & ~taken
+    straight = config.queens_straightness
     while free:
         growable = [i for i in range(count) if i not in frozen and g.grow(region[i]) & free]
         if growable:
@@ -482,7 +483,6 @@ def grow_queens_regions(
             frontier = cell_list(g.grow(region[i]) & free)
             # Inside a frame, the small regions are compact shapes (LinkedIn draws blocks and crosses there).
             lean = 1 + (FRAME_INNER_COMPACTNESS if mode == "frame" and i not in drawn else config.queens_compactness)
-            straight = config.queens_straightness
             weights = [
                 lean ** (g.sides[cell] & region[i]).bit_count() * (1 + straight * _extends_arm(owner, cell, size, i))
                 for cell in frontier
@@ -494,16 +494,16 @@ def grow_queens_regions(
             beside = [owner[side] for side in cell_list(g.sides[cell]) if owner[side] >= 0]
             i = min(beside, key=lambda j: (region[j].bit_count(), j))
             frozen.discard(i)
-        region[i] |= 1 << cell
-        owner[cell] = i
-        free &= ~(1 << cell)
+        joining = [cell]
         if upright and i != background and i not in drawn:
-            # the image joins when it is free and beside the region, so the region stays one piece
+            # the image joins when it is free and beside the region (the cell included), so the region stays one piece
             image = _mirror_image(cell, seeds[i], upright[i], size)
-            if image is not None and (free & g.grow(region[i])) >> image & 1:
-                region[i] |= 1 << image
-                owner[image] = i
-                free &= ~(1 << image)
+            if image is not None and (free & ~(1 << cell) & g.grow(region[i] | 1 << cell)) >> image & 1:
+                joining.append(image)
+        for cell in joining:
+            region[i] |= 1 << cell
+            owner[cell] = i
+            free &= ~(1 << cell)
     if any(region[i].bit_count() < least for i in range(count) if i not in singles):
         return Growth(None, 0, "a region under the band's minimum", mode=mode)
     if moves:
