@@ -35,7 +35,7 @@ from starbattle_core.generator.designs import (
     shape_key,
     symmetry_share,
 )
-from starbattle_core.generator.growth import MOTIFS, _mirror_image, grow_gated, grow_queens_regions
+from starbattle_core.generator.growth import MOTIFS, grow_gated, grow_queens_regions
 from starbattle_core.generator.looks import DRAW_FEATURES, GATE_FEATURES, looks_score
 from starbattle_core.generator.repair import (
     apply_move,
@@ -412,32 +412,6 @@ def test_a_design_mix_replaces_the_frequencies_and_needs_one_weight() -> None:
         GeneratorConfig(queens_design_mix={"bars": 0.0})
 
 
-def test_growing_regions_take_their_cells_mirror_images() -> None:
-    """With `queens_figures` a growing region takes, with each cell, its image across its queen's row or column when
-    that cell is free and beside it. Over 40 organic maps (no motifs, no symmetry moves), more cells outside the
-    largest region have their image across their queen's row or column in their own region than grown without
-    (measured: 0.846 against 0.816); other regions and the background take the images that are not free."""
-
-    def paired(on: bool) -> float:
-        config = GeneratorConfig(queens_figures=on, queens_motif_share=0.0, queens_symmetry_moves=0)
-        pairs = cells = 0
-        for seed in range(40):
-            growth = grow_queens_regions(9, queens(9, seed), random.Random(seed), config, mode="organic")
-            if growth.regions is None:
-                continue
-            regions = growth.regions
-            queen_of = {regions[cell]: cell for cell in range(81) if growth.layout >> cell & 1}
-            largest = max(set(regions), key=regions.count)
-            for cell, region in enumerate(regions):
-                if region != largest:
-                    images = [_mirror_image(cell, queen_of[region], upright, 9) for upright in (True, False)]
-                    pairs += any(image is not None and regions[image] == region for image in images)
-                    cells += 1
-        return pairs / cells
-
-    assert paired(True) > paired(False) + 0.015
-
-
 def test_a_board_draws_its_motifs_of_one_kind() -> None:
     """With `queens_one_motif_kind`, every motif on a board is of the kind drawn first: of 40 boards drawn with
     crosses and rectangles only, one mixes them (a grown region that happens to be a rectangle), against 10
@@ -450,9 +424,7 @@ def test_a_board_draws_its_motifs_of_one_kind() -> None:
     shapes = dict(key(kind, shape) for kind in ("cross", "rectangle") for shape in MOTIFS[kind])
     mixed = {}
     for one in (True, False):
-        config = GeneratorConfig(
-            queens_motif_share=1.0, queens_motifs=mix, queens_one_motif_kind=one, queens_figures=False
-        )
+        config = GeneratorConfig(queens_motif_share=1.0, queens_motifs=mix, queens_one_motif_kind=one)
         mixed[one] = 0
         for seed in range(40):
             growth = grow_queens_regions(9, queens(9, seed), random.Random(seed), config, mode="organic")

@@ -162,11 +162,8 @@ class GeneratorConfig(BaseModel):
     queens_single_cell_share: float = Field(0.35, ge=0, le=1)  # LinkedIn 9x9 levels grading easy: 38 of 108
     queens_motif_share: float = Field(0.5, ge=0, le=1)
     # A board's motifs are all of the kind drawn first (LinkedIn builds a level on one idea drawn several times:
-    # crosses, Ts, squares, Ls), and a region that grows takes, with each cell, its mirror image across a line
-    # through its queen (its row or its column, drawn per region) when that cell is free and beside it, so that
-    # regions lean towards figures of their own (Ts, crosses, Us, bars).
+    # crosses, Ts, squares, Ls).
     queens_one_motif_kind: bool = True
-    queens_figures: bool = True
     # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
     queens_mirror_whittle: bool = True
     # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this

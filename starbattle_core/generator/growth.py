@@ -252,16 +252,6 @@ def _extends_arm(owner: list[int], cell: int, size: int, region: int | None = No
     return False
 
 
-def _mirror_image(cell: int, queen: int, upright: bool, size: int) -> int | None:
-    """The cell's mirror image across the queen's column (upright) or row; None when it falls off the board."""
-    (row, col), (queen_row, queen_col) = divmod(cell, size), divmod(queen, size)
-    if upright:
-        col = 2 * queen_col - col
-    else:
-        row = 2 * queen_row - row
-    return row * size + col if 0 <= row < size and 0 <= col < size else None
-
-
 def _outline(height: int, width: int) -> tuple[tuple[int, int], ...]:
     return tuple((r, c) for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1))
 
@@ -397,10 +387,9 @@ def grow_queens_regions(
     rings, bars and frame draw their regions first. Then some regions are motifs placed whole around their queen
     (bars, rectangles, crosses, ells, open frames and closed rings; one kind a board) and do not grow;
     one region is the background with a large appetite (frame: the edge's regions); the rest grow with mixed
-    appetites, preferring cells that carry a straight arm on, and with each cell take its mirror image across their
-    queen's row or column when that cell is free (leaning towards figures: Ts, crosses, Us). Single-cell regions are
-    planted only on easy boards, on `queens_single_cell_share` of them; above easy every region has at least 3 cells
-    (None otherwise). Last, one-cell moves towards the symmetry the map follows best.
+    appetites, preferring cells that carry a straight arm on. Single-cell regions are planted only on easy boards, on
+    `queens_single_cell_share` of them; above easy every region has at least 3 cells (None otherwise). Last, one-cell
+    moves towards the symmetry the map follows best.
     """
     config = config or GeneratorConfig()
     mode = mode or draw_mode(rng, config)
@@ -443,8 +432,6 @@ def grow_queens_regions(
         else:
             frozen.add(index)
     background = order.pop() if order and mode != "frame" else None
-    # Each region's mirror line, through its queen: its column (True) or its row.
-    upright = [rng.random() < 0.5 for _ in range(count)] if config.queens_figures else []
     board_kind = None
     for index in order:
         roll = rng.random()
@@ -494,16 +481,9 @@ def grow_queens_regions(
             beside = [owner[side] for side in cell_list(g.sides[cell]) if owner[side] >= 0]
             i = min(beside, key=lambda j: (region[j].bit_count(), j))
             frozen.discard(i)
-        joining = [cell]
-        if upright and i != background and i not in drawn:
-            # the image joins when it is free and beside the region (the cell included), so the region stays one piece
-            image = _mirror_image(cell, seeds[i], upright[i], size)
-            if image is not None and (free & ~(1 << cell) & g.grow(region[i] | 1 << cell)) >> image & 1:
-                joining.append(image)
-        for cell in joining:
-            region[i] |= 1 << cell
-            owner[cell] = i
-            free &= ~(1 << cell)
+        region[i] |= 1 << cell
+        owner[cell] = i
+        free &= ~(1 << cell)
     if any(region[i].bit_count() < least for i in range(count) if i not in singles):
         return Growth(None, 0, "a region under the band's minimum", mode=mode)
     if moves:
