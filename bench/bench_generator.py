@@ -274,12 +274,14 @@ def bench_slot(name: str, seeds: int) -> None:
     budget = pipeline.slot_budget(chosen)
     print(f"== {name}: {seeds} seeds, candidate budget {config.max_candidates}, outer limit {budget:g} s ==")
     wall, cpu, candidates, missed, bands = [], [], [], 0, []
+    rejected: Counter[str] = Counter()  # where the candidates went that were not published
     for seed in range(seeds):
         start, start_cpu = time.perf_counter(), time.process_time()
         generation = generate(slot, seed, budget, config, settings.grading)
         wall.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         candidates.append(generation.counters.candidates)
+        rejected.update(generation.counters.rejections)
         if generation.board is None:
             missed += 1
         else:
@@ -293,6 +295,7 @@ def bench_slot(name: str, seeds: int) -> None:
             f"sum {sum(values):8.1f}"
         )
     print(f"budget misses {missed}/{seeds}; bands of the boards {dict(Counter(bands))}")
+    print("rejected: " + ", ".join(f"{reason} {count}" for reason, count in rejected.most_common() if count))
 
 
 def parts(grades: list) -> str:
