@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from brute_force import brute_force_solutions
 from conftest import shared_file
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from starbattle_core.counter import count_solutions
@@ -34,11 +34,11 @@ from starbattle_core.generator import (
     repair,
     star_overlap,
 )
-from starbattle_core.generator.designs import MIRROR_SHARE, SYMMETRIES, figure_share, symmetry_share
+from starbattle_core.generator.designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, symmetry_share
 from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
 from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
-from starbattle_core.generator.repair import tidy_figures, whittle
+from starbattle_core.generator.repair import count_after_moving, mirror_partners, pair_step, tidy_figures, whittle
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss, repair_for_slot
@@ -46,7 +46,7 @@ from starbattle_core.generator.symmetry import grow_mirrored
 from starbattle_core.generator.tuning import band_middle
 from starbattle_core.grader import GradingConfig, grade
 from starbattle_core.layouts import layout_to_cells, sample_layouts
-from starbattle_core.puzzle import Puzzle, is_connected, solution_problems
+from starbattle_core.puzzle import Puzzle, PuzzleError, is_connected, solution_problems
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -207,6 +207,67 @@ def test_a_moved_cell_keeps_solutions_without_a_queen_on_it_and_adds_those_with_
         kept = [s for s in old if not s >> move.cell & 1]
         added = count_solutions(moved, len(new) + 1, stars=1 << move.cell)
         assert sorted(new) == sorted(kept + list(added.solutions))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, size=st.integers(5, 7))
+def test_the_count_after_moving_cells_is_the_moved_maps_count(seed: int, size: int) -> None:
+    """count_after_moving (whittle's and pair_step's count per move: the old solutions with a queen on no moved cell,
+    plus the new map's with a queen on one) against the brute-force reference, for one moved cell and for two, with
+    room to count them all and with a limit under the count."""
+    puzzle = queens_board(size, seed)
+    old = brute_force_solutions(puzzle)
+    rng = random.Random(seed)
+    moves = boundary_moves(puzzle.regions, size, puzzle.all_cells)
+    tried = 0
+    for first, second in (rng.sample(moves, 2) for _ in range(20)):
+        if first.cell == second.cell:
+            continue
+        one = apply_move(puzzle.regions, first)
+        two = (*one[: second.cell], second.target, *one[second.cell + 1 :])
+        for cells, changed in (((first.cell,), one), ((first.cell, second.cell), two)):
+            try:
+                moved = Puzzle(size, 1, changed, "queens")
+            except PuzzleError:  # a region left apart: not a map
+                continue
+            new = len(brute_force_solutions(moved))
+            assert count_after_moving(moved, old, cells, new + 1) == new
+            if new:  # a limit the count reaches, and one under it
+                assert count_after_moving(moved, old, cells, new) == new
+                assert count_after_moving(moved, old, cells, max(1, new - 1)) == max(1, new - 1)
+            tried += len(cells)
+    assert tried
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, name=st.sampled_from(["left_right", "top_bottom"]))
+def test_a_pair_step_lowers_the_count_by_moving_a_cell_and_its_image(seed: int, name: str) -> None:
+    """pair_step against the brute-force reference on exact 7x7 mirror maps: the map it returns differs in a cell and
+    that cell's image and has fewer solutions, and no pair move it could make leaves fewer."""
+    rng = random.Random(seed)
+    owner = grow_mirrored(7, layout(7, 1, seed), name, rng, GeneratorConfig(), 6.0, 3)
+    assume(owner is not None and symmetry_share(owner, 7, name) == 1.0)
+    puzzle = Puzzle(7, 1, tuple(owner), "queens")
+    solutions = tuple(brute_force_solutions(puzzle))
+    stepped = pair_step(puzzle.regions, 7, name, solutions, {puzzle.regions}, 3, rng)
+    assume(stepped is not None)
+    changed = [cell for cell in range(49) if stepped[cell] != puzzle.regions[cell]]
+    assert len(changed) == 2 and mirror_cell(changed[0], 7, name) == changed[1]
+    left = len(brute_force_solutions(Puzzle(7, 1, stepped, "queens")))
+    assert 1 <= left < len(solutions)
+    partners = mirror_partners(puzzle.regions, 7, name)
+    for move in boundary_moves(puzzle.regions, 7, puzzle.all_cells):  # every pair move, counted whole
+        image = mirror_cell(move.cell, 7, name)
+        if image == move.cell or puzzle.regions[image] != partners[move.source]:
+            continue
+        regions = list(apply_move(puzzle.regions, move))
+        regions[image] = partners[move.target]
+        try:
+            board = Puzzle(7, 1, tuple(regions), "queens")
+        except PuzzleError:
+            continue
+        if min(mask.bit_count() for mask in board.region_masks) >= 3:
+            assert count_solutions(board, 10_000).count in (0, *range(left, 10_000))
 
 
 @settings(max_examples=25, deadline=None)
