@@ -1,11 +1,11 @@
 """Wall time and CPU seconds of the pipeline's commands as a user runs them, Prefect's start included.
 
     python bench/bench_pipeline.py [--days 7] [--workers 2] [--skip-daily] [--skip-backfill]
-                                   [--cases first next running] [--tree PATH ...]
+                                   [--cases first next running] [--tree PATH ...] [--start 2027-01-01]
 
 Each measurement runs the real `starbattle` command in a fresh process, with the default slots and budgets of
 config/starbattle.yaml, in a temporary folder (the project's data/ is not touched). The default day is measured
-three ways, one after another in one folder, each on its own date:
+three ways, one after another in one folder, each on its own date (`--start`, then the days after it):
 - `first`: a fresh clone's first `starbattle daily`: a fresh database and a fresh Prefect home (its server's start
   migrates Prefect's database);
 - `next`: the next date's `starbattle daily` on that home and database (the server it starts is already migrated);
@@ -178,6 +178,7 @@ def timed(argv: list[str], config: Path, tree: Path, watched: tuple[int, ...] = 
         subprocess.Popen(
             [sys.executable, "-c", ENTRY, *argv],
             env=_environment(config, tree),
+            cwd=tree,  # `-c` puts the working folder first on the path: the tree's code, not the caller's
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -202,6 +203,7 @@ def dashboard(config: Path, tree: Path) -> Iterator[int]:
     ui = subprocess.Popen(
         [sys.executable, "-c", ENTRY, "ui"],
         env=_environment(config, tree),
+        cwd=tree,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -281,9 +283,10 @@ def main() -> None:
     parser.add_argument("--skip-backfill", action="store_true")
     parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES), help="which default days (all)")
     parser.add_argument("--tree", type=Path, nargs="+", default=[PROJECT], help="checkouts measured (this one)")
+    parser.add_argument("--start", type=dt.date.fromisoformat, default=dt.date(2027, 1, 1), help="the first date")
     args = parser.parse_args()
     trees = [tree.resolve() for tree in args.tree]
-    start = dt.date(2027, 1, 1)
+    start = args.start
     if not args.skip_daily:
         for case in args.cases:
             for tree in trees:

@@ -66,7 +66,7 @@ def run_rounds(
             if work.final is None:
                 # The clock is the attempt's own stage seconds, looked at between batches only.
                 out_of_time = work.seconds >= pipeline.slot_budget(work.slot)
-                batch = next_batch(work.search, pipeline.batch_size, out_of_time)
+                batch = next_batch(work.search, pipeline.batch_size, out_of_time, pipeline.batch_growth)
                 if batch is not None:
                     batches.append((index, batch))
         if batches:

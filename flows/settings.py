@@ -144,6 +144,10 @@ class PipelineConfig(_Strict):
     candidate_budget: int = Field(default=300, ge=1)
     # Candidates per stage task: a round of the funnel runs this many of a slot's candidates through each stage.
     batch_size: int = Field(default=8, ge=1, le=10_000)
+    # ... or this share of the candidates the slot has tried so far, when that is more: a long search takes a
+    # handful of rounds (each about 2 s of task runs), not tens, for at most a third of its candidates tried past
+    # the winner (0: always batch_size).
+    batch_growth: float = Field(default=0.5, ge=0, le=10)
     attempts: int = Field(default=3, ge=1)
     database_url: str = "sqlite:///data/starbattle.db"
     prefect_home: str = "data/prefect"

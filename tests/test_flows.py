@@ -41,6 +41,7 @@ def write_config(
     workers: int = 1,
     database_url: str | None = None,
     batch_size: int | None = None,
+    batch_growth: float | None = None,
     stale_run_seconds: float | None = None,
     site_dir: Path | None = None,
     name: str = "starbattle",
@@ -55,6 +56,8 @@ def write_config(
     }
     if batch_size is not None:
         pipeline["batch_size"] = batch_size
+    if batch_growth is not None:
+        pipeline["batch_growth"] = batch_growth
     if stale_run_seconds is not None:
         pipeline["stale_run_seconds"] = stale_run_seconds
     if site_dir is not None:
@@ -160,11 +163,12 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
 
 
 def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> None:
-    """One candidate per batch on one thread, or five per batch on a local cluster of two: the same boards."""
+    """One candidate per batch on one thread, or five per batch growing with what a slot tried, on a local cluster of
+    two: the same boards."""
     from flows.daily import backfill
 
-    one = write_config(tmp_path, batch_size=1, workers=1, name="one")
-    pool = write_config(tmp_path, batch_size=5, workers=2, name="pool")
+    one = write_config(tmp_path, batch_size=1, batch_growth=0, workers=1, name="one")
+    pool = write_config(tmp_path, batch_size=5, batch_growth=1.0, workers=2, name="pool")
     # One date: test_funnel.py checks more batch sizes stage by stage; this is the flow's whole path.
     assert backfill(start="2026-10-01", end="2026-10-01", config_path=one)["unfilled"] == []
     assert backfill(start="2026-10-01", end="2026-10-01", config_path=pool)["unfilled"] == []

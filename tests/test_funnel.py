@@ -48,9 +48,9 @@ def test_the_board_does_not_depend_on_the_batch_size(slot: Slot, seed: int) -> N
     assert one.board is not None
     # One at a time, the winner is the last candidate tried and every other one is a counted rejection.
     assert one.counters.candidates == 1 + sum(one.counters.rejections.values())
-    for size in (2, 5, 16):
-        other = generate(slot, seed, 300.0, CONFIG, GRADING, batch_size=size)
-        assert _board_key(other) == _board_key(one), size
+    for size, growth in ((2, 0.0), (16, 0.0), (4, 0.5)):
+        other = generate(slot, seed, 300.0, CONFIG, GRADING, batch_size=size, batch_growth=growth)
+        assert _board_key(other) == _board_key(one), (size, growth)
         assert other.counters.candidates >= one.counters.candidates
 
 
@@ -170,6 +170,19 @@ def test_the_candidate_budget_decides_when_an_attempt_gives_up() -> None:
         settle(search, run_stages(batch, hopeless, GRADING))
     assert sizes == [1, 2, 2] and search.status == EXHAUSTED and search.board is None
     assert search.counters.candidates == 5 == sum(search.counters.rejections.values())
+
+
+def test_a_long_search_grows_its_batches_by_a_share_of_what_it_tried() -> None:
+    """With `growth`, a batch is that share of the candidates tried so far when it is more than the batch size, so a
+    long search takes few rounds of the pipeline; the budget still caps the last one."""
+    hopeless = GeneratorConfig(fun_gate=100, looks_gate=100)
+    search = Search(Slot("queens", 6, 1, "easy"), 3, candidate_budget=60)
+    sizes = []
+    while (batch := next_batch(search, 4, growth=0.5)) is not None:
+        sizes.append(batch.size)
+        settle(search, run_stages(batch, hopeless, GRADING))
+    assert sizes == [1, 4, 4, 4, 6, 9, 14, 18] and search.status == EXHAUSTED
+    assert search.counters.candidates == 60
 
 
 def _pipeline(**changes: object) -> PipelineConfig:
