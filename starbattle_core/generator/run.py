@@ -50,8 +50,8 @@ def next_batch(search: Search, batch_size: int, out_of_time: bool = False, growt
     Candidates go in index order: first one alone (an easy slot's first candidate often passes: a full first batch
     would be wasted work), then batches of `batch_size`, or of `growth` times the candidates tried so far when that
     is more, up to the candidate budget. Each batch is a round of the pipeline's stage tasks, about 2 s of task runs
-    whatever its size: with fixed batches of 8 a slot that tried 217 candidates took 28 rounds and its day 75 s, and
-    growing by half it takes 10, at the price of at most a third of its candidates tried past the winner. (Batches
+    whatever its size: with fixed batches of 8 a slot that tried 217 candidates took 28 rounds (its day 71-80 s),
+    growing by half 10 (49-51 s), at the price of at most a third of its candidates tried past the winner. (Batches
     doubling up to `batch_size` wasted a few candidates less, but cost a round per doubling.) The clock is looked at
     only here, between batches, so it can end an attempt but never change which candidate wins."""
     if search.status != SEARCHING:
