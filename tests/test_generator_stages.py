@@ -267,7 +267,8 @@ def test_a_pair_step_lowers_the_count_by_moving_a_cell_and_its_image(seed: int, 
         except PuzzleError:
             continue
         if min(mask.bit_count() for mask in board.region_masks) >= 3:
-            assert count_solutions(board, 10_000).count in (0, *range(left, 10_000))
+            count = count_solutions(board, 10_000).count
+            assert count == 0 or left <= count < 10_000
 
 
 @settings(max_examples=25, deadline=None)

@@ -563,7 +563,7 @@ def count_after_moving(moved: Puzzle, solutions: Sequence[Cells], cells: Sequenc
     empty = 0
     for cell in cells:
         if total >= limit:
-            return limit
+            break
         total += count_solutions(moved, limit - total, stars=1 << cell, empty=empty).count
         empty |= 1 << cell
     return min(total, limit)
