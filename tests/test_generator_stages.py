@@ -34,11 +34,26 @@ from starbattle_core.generator import (
     repair,
     star_overlap,
 )
-from starbattle_core.generator.designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, symmetry_share
+from starbattle_core.generator.designs import (
+    MIRROR_SHARE,
+    SYMMETRIES,
+    figure_share,
+    mirror_cell,
+    repeated_cells,
+    symmetry_share,
+)
 from starbattle_core.generator.funnel import grow_stage, new_batch, sample_stage
 from starbattle_core.generator.growth import grow_gated
 from starbattle_core.generator.looks import draw_chance, gives_away, smallest_allowed
-from starbattle_core.generator.repair import count_after_moving, mirror_partners, pair_step, tidy_figures, whittle
+from starbattle_core.generator.repair import (
+    Move,
+    count_after_moving,
+    mirror_partners,
+    pair_step,
+    tidy_figures,
+    tidy_queens,
+    whittle,
+)
 from starbattle_core.generator.shape import grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss, repair_for_slot
@@ -331,6 +346,79 @@ def test_a_repair_move_breaks_the_counters_alternate() -> None:
     pytest.fail("no ambiguous board with a movable impostor among 40 seeds")
 
 
+def test_repair_spares_repeated_shapes_while_another_move_will_do() -> None:
+    """choose_repair_move with `spare` (the regions of shapes another region repeats, or any regions): the move
+    chosen leaves those regions alone whenever one of the candidate moves does; and it does on some boards where
+    the move chosen without `spare` would not have."""
+    compared = steered = 0
+    for seed in range(40):
+        puzzle = queens_board(9, seed)
+        counted = count_solutions(puzzle, 4)
+        alternates = tuple(s for s in counted.solutions if s != puzzle.solution)
+        if not alternates:
+            continue
+        masks = list(puzzle.region_masks)
+        rng = random.Random(seed)
+        spare = frozenset(i for i, mask in enumerate(masks) if mask & repeated_cells(masks, 9)) or frozenset(
+            rng.sample(range(9), 4)
+        )
+        candidates = {
+            (move.cells, move.target): move
+            for alternate in alternates
+            for move in impostor_moves(puzzle.regions, 9, puzzle.solution, alternate)
+            if masks[move.source].bit_count() > move.cells.bit_count()
+        }
+
+        def touches(move: Move, spare: frozenset[int] = spare) -> bool:
+            return move.source in spare or move.target in spare
+
+        chosen = choose_repair_move(puzzle.regions, 9, puzzle.solution, alternates, random.Random(seed), spare=spare)
+        free = [move for move in candidates.values() if not touches(move)]
+        assert chosen is not None and (chosen.cells, chosen.target) in candidates
+        assert not touches(chosen) if free else touches(chosen)
+        compared += 1
+        unspared = choose_repair_move(puzzle.regions, 9, puzzle.solution, alternates, random.Random(seed))
+        steered += unspared is not None and touches(unspared) and not touches(chosen)
+    assert compared >= 20 and steered >= 3, (compared, steered)
+
+
+def test_tidying_leaves_repeated_shapes_as_they_are() -> None:
+    """After repair, the symmetry, figure and notch moves (tidy_queens) never reshape a region whose shape another
+    region repeats (a setter's idea drawn several times), and the board stays unique; they still change the rest
+    of the map on most boards."""
+    config = GeneratorConfig(queens_repeat_share=1.0)
+    tidied = changed = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        growth = grow_queens_regions(9, layout(9, 1, seed), rng, config, mode="organic")
+        if growth.regions is None:
+            continue
+        board = Puzzle(9, 1, growth.regions, "queens", solution=growth.layout)
+        mended = repair(board, board.solution, config.repair_rounds_queens, rng, 8, least=3)
+        before = mended.puzzle
+        repeated = [mask for mask in before.region_masks if mask & repeated_cells(list(before.region_masks), 9)]
+        if mended.status != "unique" or not repeated:
+            continue
+        after = tidy_queens(before, board.solution, rng, count_solutions, 3)
+        tidied += 1
+        changed += after.regions != before.regions
+        assert all(mask in after.region_masks for mask in repeated), seed
+        counted = count_solutions(after, 2)
+        assert counted.exact and counted.solutions == (board.solution,)
+        assert_holds_intended(after)
+    assert tidied >= 6 and changed >= tidied // 2, (tidied, changed)
+
+
+def test_tidying_a_map_of_one_repeated_shape_leaves_it_alone() -> None:
+    """Six 2x3 blocks: every region repeats the others' shape, so no cell may move (tidying once crashed
+    choosing among none)."""
+    regions = tuple((row // 2) * 2 + col // 3 for row in range(6) for col in range(6))
+    queens = sum(1 << cell for cell in (1, 9, 17, 19, 27, 35))  # any cells will do: no move is tried
+    board = Puzzle(6, 1, regions, "queens", solution=queens)
+    assert repeated_cells(list(board.region_masks), 6) == board.all_cells
+    assert tidy_queens(board, queens, random.Random(0), count_solutions, 3).regions == regions
+
+
 def test_repair_lifts_the_unique_share() -> None:
     # Reference 000: raw Queens 9x9 boards are unique well under 1% of the time, repair lifts it over 20%.
     raw = repaired = 0
@@ -351,14 +439,14 @@ def test_queens_repair_leaves_small_regions_their_size() -> None:
     for roomy in (0, 4):
         config = GeneratorConfig(repair_roomy_queens=roomy)
         small = boards = 0
-        for seed in range(30):
+        for seed in range(40):
             mended = repair_for_slot(queens_board(9, seed), slot, random.Random(seed), config)
             if mended.status == "unique":
                 boards += 1
                 small += sum(mask.bit_count() == 3 for mask in mended.puzzle.region_masks)
-        assert boards >= 15
+        assert boards >= 12
         at_minimum[roomy] = small / boards
-    assert at_minimum[4] < 0.8 * at_minimum[0], at_minimum  # measured: 1.4 against 2.0
+    assert at_minimum[4] < 0.8 * at_minimum[0], at_minimum  # measured: 0.9 against 1.3 (15 and 18 boards)
 
 
 def test_reshaping_after_repair_keeps_the_board_unique_and_its_stars_in_place() -> None:
@@ -384,7 +472,8 @@ def test_reshaping_after_repair_keeps_the_board_unique_and_its_stars_in_place() 
 
 def test_tidying_figures_keeps_a_repaired_queens_board_unique_and_makes_its_regions_more_symmetric() -> None:
     """Tidying (after repair) keeps the board unique with the same queens, single cells single and the map's own
-    symmetry no lower, and raises the regions' summed figure share on most boards."""
+    symmetry no lower, and raises the regions' summed figure share on most boards (not on all: it leaves a
+    region whose shape another repeats as it is)."""
     tidied = raised = 0
     for seed in range(12):
         board = queens_board(9, seed, "easy" if seed % 3 == 0 else "medium")
@@ -404,7 +493,7 @@ def test_tidying_figures_keeps_a_repaired_queens_board_unique_and_makes_its_regi
         shares = [sum(figure_share(mask, 9) for mask in p.region_masks) for p in (before, after)]
         assert shares[1] >= shares[0]
         raised += shares[1] > shares[0]
-    assert tidied >= 6 and raised >= tidied - 1
+    assert tidied >= 6 and raised >= tidied * 3 // 4, (tidied, raised)  # measured: 10 of 12
 
 
 def test_reshaping_leaves_kinds_it_was_not_measured_on_alone() -> None:

@@ -164,6 +164,9 @@ class GeneratorConfig(BaseModel):
     # A board's motifs are all of the kind drawn first (LinkedIn builds a level on one idea drawn several times:
     # crosses, Ts, squares, Ls).
     queens_one_motif_kind: bool = True
+    # The share of Queens boards (all but exact mirror maps) that first draw one of LinkedIn's repeated shapes
+    # several times (growth.place_repeats; the shapes and copies measured by bench/fit_designs.py).
+    queens_repeat_share: float = Field(0.5, ge=0, le=1)
     # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
     queens_mirror_whittle: bool = True
     # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this

@@ -35,6 +35,8 @@ MODES = ("organic", "mirror", "rings", "bars", "frame")
 # image's image would differ, so it cannot be grown pairwise).
 SYMMETRIES = ("left_right", "top_bottom", "diagonal", "anti_diagonal", "half_turn")
 DESIGNS_FILE = Path(__file__).with_name("designs.json")
+# A region's shape as (row, column) offsets from its top-left corner.
+Shape = tuple[tuple[int, int], ...]
 
 # A map is drawn in mirror mode when this share of its neighbouring cell pairs agree with its image on "same
 # region or not" (LinkedIn: 2 of 849 levels are exact, 17% reach 0.9).
@@ -52,6 +54,10 @@ class Designs:
     rings: dict[int, float]  # ring arcs per ring-mode board
     bars: dict[int, float]  # bars per bar-mode board
     bars_along_rows: float  # share of bar-mode boards whose bars run along rows
+    # A level's idea drawn several times: the shapes LinkedIn repeats most (repeated_shapes), each as its cells, and
+    # how many regions the largest repeated shape of a level has.
+    repeated: dict[Shape, float]
+    copies: dict[int, float]
 
 
 @lru_cache(maxsize=2)
@@ -64,10 +70,36 @@ def load_designs(path: Path = DESIGNS_FILE) -> Designs:
         rings={int(k): float(v) for k, v in data["rings"].items()},
         bars={int(k): float(v) for k, v in data["bars"].items()},
         bars_along_rows=float(data["bars_along_rows"]),
+        repeated={shape_from_text(k): float(v) for k, v in data["repeated"].items()},
+        copies={int(k): float(v) for k, v in data["copies"].items()},
     )
 
 
-Key = TypeVar("Key", str, int)
+def shape_text(shape: Shape) -> str:
+    """A shape's cells as designs.json keeps them: "0,0 0,1 1,0"."""
+    return " ".join(f"{r},{c}" for r, c in shape)
+
+
+def shape_from_text(text: str) -> Shape:
+    return tuple((int(r), int(c)) for r, c in (cell.split(",") for cell in text.split()))
+
+
+def orientations(shape: Shape) -> tuple[Shape, ...]:
+    """A shape's distinct images under the square's turns and mirrors, each moved to the top-left corner."""
+    images = set()
+    for turn in range(4):
+        for flip in (False, True):
+            cells = list(shape)
+            for _ in range(turn):
+                cells = [(c, -r) for r, c in cells]
+            if flip:
+                cells = [(r, -c) for r, c in cells]
+            top, left = min(r for r, _ in cells), min(c for _, c in cells)
+            images.add(tuple(sorted((r - top, c - left) for r, c in cells)))
+    return tuple(sorted(images))
+
+
+Key = TypeVar("Key", str, int, Shape)
 
 
 def pick(weights: dict[Key, float], rng: random.Random) -> Key:
@@ -211,7 +243,7 @@ def figure_share(mask: Cells, size: int) -> float:
     return max(sum(cell in own for cell in image) for image in images) / len(cells)
 
 
-def shape_key(mask: Cells, size: int) -> tuple[tuple[int, int], ...]:
+def shape_key(mask: Cells, size: int) -> Shape:
     """A region's shape up to where it lies, turns and mirror images: the least of its eight images' sorted (row,
     column) cells (the square's symmetries, similarity.square_images), each image moved to the top-left corner. Two
     regions are congruent when their keys are equal."""
@@ -232,6 +264,13 @@ def repeated_shapes(puzzle: Puzzle, least: int = 4) -> int:
     keys = [shape_key(mask, puzzle.size) for mask in puzzle.region_masks if mask.bit_count() >= least]
     seen = Counter(keys)
     return sum(times for times in seen.values() if times >= 2)
+
+
+def repeated_cells(masks: list[Cells], size: int, least: int = 4) -> Cells:
+    """The cells of the regions repeated_shapes counts: what a tidying move leaves alone."""
+    keys = [shape_key(mask, size) if mask.bit_count() >= least else None for mask in masks]
+    seen = Counter(key for key in keys if key is not None)
+    return sum(mask for mask, key in zip(masks, keys, strict=True) if key is not None and seen[key] >= 2)
 
 
 def notches(regions: tuple[int, ...] | list[int], size: int, shares: list[float] | None = None) -> list[int]:

@@ -14,14 +14,14 @@ Every function here is pure given its `random.Random`, so a seed fixes the board
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..puzzle import Cells, Puzzle
 from .config import GeneratorConfig, Slot
-from .designs import bar_through, cut_ring, load_designs, pick, ring_cells
+from .designs import Shape, bar_through, cut_ring, load_designs, orientations, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
 from .shaping import kind_key, shape_model, shape_towards
@@ -290,31 +290,57 @@ MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
 }
 
 
+def placements(size: int, queen: int, shape: Shape) -> list[tuple[Cells, int, int]]:
+    """Every placement of `shape` on the board with `queen` on one of its cells: (cells, top row, left column)."""
+    row, col = divmod(queen, size)
+    found = []
+    for dr, dc in shape:  # the queen sits on each of the shape's cells in turn
+        top, left = row - dr, col - dc
+        if all(0 <= top + r < size and 0 <= left + c < size for r, c in shape):
+            found.append((sum(1 << ((top + r) * size + left + c) for r, c in shape), top, left))
+    return found
+
+
+def place_shape(size: int, queen: int, taken: Cells, rng: random.Random, shapes: Iterable[Shape]) -> Cells:
+    """A random placement of one of `shapes` that holds `queen` and no cell of `taken` (0 if none fits)."""
+    options = [mask for shape in shapes for mask, _, _ in placements(size, queen, shape) if not mask & taken]
+    return rng.choice(options) if options else 0
+
+
 def place_motif(size: int, queen: int, taken: Cells, rng: random.Random, kind: str, queens: Cells = 0) -> Cells:
     """A random placement of a motif of that kind that holds `queen` and no cell of `taken` (0 if none fits).
 
     A ring also needs its inside free and holding exactly one of the other `queens`.
     """
-    row, col = divmod(queen, size)
+    if kind != "ring":
+        return place_shape(size, queen, taken, rng, MOTIFS[kind])
     others = queens & ~(1 << queen)
     options: list[Cells] = []
     for shape in MOTIFS[kind]:
-        for dr, dc in shape:  # the queen sits on each of the shape's cells in turn
-            mask = 0
-            for r, c in shape:
-                rr, cc = row + r - dr, col + c - dc
-                if not (0 <= rr < size and 0 <= cc < size):
-                    break
-                mask |= 1 << (rr * size + cc)
-            else:
-                if mask & taken:
-                    continue
-                if kind == "ring":
-                    inside = sum(1 << ((row + r - dr) * size + col + c - dc) for r, c in RING_INSIDE)
-                    if (inside & others).bit_count() != 1 or inside & taken & ~others:
-                        continue
+        for mask, top, left in placements(size, queen, shape):
+            inside = sum(1 << ((top + r) * size + left + c) for r, c in RING_INSIDE)
+            if not mask & taken and (inside & others).bit_count() == 1 and not inside & taken & ~others:
                 options.append(mask)
     return rng.choice(options) if options else 0
+
+
+def place_repeats(size: int, seeds: list[int], order: list[int], taken: Cells, rng: random.Random) -> dict[int, Cells]:
+    """One shape LinkedIn repeats (designs.json's `repeated`), drawn several times (its `copies`), each around one
+    of the queens in `order` (turned and mirrored at random), by queen index. A setter builds a level on one idea:
+    60% of LinkedIn's 9x9 levels draw a shape two or more times, 2.3 such regions a level; with motifs placed one by
+    one, published boards had 0.7."""
+    designs = load_designs()
+    shapes = orientations(pick(designs.repeated, rng))
+    want = pick(designs.copies, rng)
+    placed: dict[int, Cells] = {}
+    for index in order:
+        if len(placed) >= want:
+            break
+        mask = place_shape(size, seeds[index], taken & ~(1 << seeds[index]), rng, shapes)
+        if mask:
+            placed[index] = mask
+            taken |= mask
+    return placed
 
 
 FRAME_INNER_COMPACTNESS = 1.0
@@ -432,6 +458,14 @@ def grow_queens_regions(
         else:
             frozen.add(index)
     background = order.pop() if order and mode != "frame" else None
+    repeats: dict[int, Cells] = {}
+    if config.queens_repeat_share and rng.random() < config.queens_repeat_share:
+        repeats = place_repeats(size, seeds, order, taken, rng)
+        for index, mask in repeats.items():
+            region[index] = mask
+            taken |= mask
+            frozen.add(index)
+        order = [i for i in order if i not in frozen]
     board_kind = None
     for index in order:
         roll = rng.random()
@@ -490,6 +524,7 @@ def grow_queens_regions(
         # A planted single cell stays single, drawn rings and bars stay as drawn; mirror boards the queens allowed
         # no exact map for move towards their own symmetry, the others towards the one they follow best.
         still = sum(drawn.values()) if mode in ("rings", "bars") else 0
+        still |= sum(mask for index, mask in repeats.items() if region[index] == mask)  # the idea stays as drawn
         kept = sum(region[i] for i in singles) | still
         owner = symmetrize(owner, size, queens | still, kept, least, rng, moves, symmetry)
     return Growth(tuple(owner), 0, mode=mode, layout=queens)

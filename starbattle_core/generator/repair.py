@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from ..counter import CountResult, count_solutions
 from ..puzzle import Cells, Puzzle
-from .designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, notches, symmetry_share
+from .designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, notches, repeated_cells, symmetry_share
 from .growth import symmetrize
 from .shape import cell_list, grid, region_masks
 
@@ -143,12 +143,14 @@ def choose_repair_move(
     mirror: str | None = None,
     roomy: int = 0,
     partners: list[int] | None = None,
+    spare: frozenset[int] = frozenset(),
 ) -> Move | None:
     """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
     with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
     `roomy`: only moves that leave their source region `roomy` cells or more are chosen, while there are any.
     `mirror`: only moves that have an image (image_move) are chosen, while there are any (`partners`: the map's
-    mirror_partners, when the caller has them).
+    mirror_partners, when the caller has them). `spare`: regions no move takes a cell from or gives one to, while
+    any other move will do.
 
     Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
     regions (a Queens board's planted gift) are left alone while anything else will do. A move that would leave
@@ -174,6 +176,9 @@ def choose_repair_move(
         partners = partners or mirror_partners(regions, size, mirror)
         paired = {key: move for key, move in moves.items() if image_move(regions, size, move, mirror, partners, least)}
         moves = paired or moves
+    if spare:
+        kept = {key: move for key, move in moves.items() if move.source not in spare and move.target not in spare}
+        moves = kept or moves
     if not moves:
         return None
     broken = {key: sum(1 for alternate in alternates if key[0] & alternate) for key in moves}
@@ -257,10 +262,14 @@ def repair(
     most `rounds` moves). A larger sample shows more alternates per count, so one move can break several.
     `undo`: once unique, give back the cells the board does not need moved (`undo_moves`). `roomy`: take cells
     from regions that keep that many while any move does (choose_repair_move): every move shrinks a region, and
-    taken from any region the small ones ended at `least`."""
+    taken from any region the small ones ended at `least`. A Queens map's regions whose shape another repeats (a
+    setter's idea drawn several times, designs.repeated_cells) are spared while any other move will do."""
     moves: list[Move] = []
     first = puzzle.regions
     mirror = paired_symmetry(puzzle, intended) if puzzle.game == "queens" else None
+    masks = list(puzzle.region_masks)
+    repeated = repeated_cells(masks, puzzle.size) if puzzle.game == "queens" else 0
+    spare = frozenset(index for index, mask in enumerate(masks) if mask & repeated)
     while True:
         result = count(puzzle, max(2, sample))
         if intended not in result.solutions and (result.count < 2 or result.exact):
@@ -276,7 +285,7 @@ def repair(
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         partners = mirror_partners(puzzle.regions, puzzle.size, mirror) if mirror else None
         move = choose_repair_move(
-            puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy, partners
+            puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy, partners, spare
         )
         if move is None:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
@@ -336,7 +345,10 @@ def redraw_symmetry(puzzle: Puzzle, intended: Cells, rng: random.Random, count: 
     kept only while the board stays unique: repair moves a fifth of a 9x9 board's cells on the way to uniqueness,
     and published boards had lost the symmetry LinkedIn's levels show (border symmetry median 0.64 against 0.81)."""
     unique = still_unique(puzzle, intended, count)
-    regions = symmetrize(list(puzzle.regions), puzzle.size, intended, 0, least, rng, REDRAW_MOVES, keep=unique)
+    spared = repeated_cells(list(puzzle.region_masks), puzzle.size)
+    regions = symmetrize(
+        list(puzzle.regions), puzzle.size, intended | spared, spared, least, rng, REDRAW_MOVES, keep=unique
+    )
     return replace(puzzle, regions=tuple(regions), solution=intended)
 
 
@@ -365,12 +377,15 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
     def insides(cells: list[int]) -> int:
         return sum((g.sides[c] & masks[regions[c]]).bit_count() >= 3 for c in cells)
 
-    movable = cell_list(g.all_cells & ~intended)
-    for _ in range(TIDY_MOVES):
+    spared = repeated_cells(masks, size)
+    movable = cell_list(g.all_cells & ~intended & ~spared)
+    for _ in range(TIDY_MOVES if movable else 0):  # every cell a queen's or a repeated shape's: nothing to tidy
         cell = rng.choice(movable)
         loser = regions[cell]
         winners = sorted(
-            w for w in {regions[side] for side in cell_list(g.sides[cell])} - {loser} if masks[w].bit_count() > 1
+            w
+            for w in {regions[side] for side in cell_list(g.sides[cell])} - {loser}
+            if masks[w].bit_count() > 1 and not masks[w] & spared
         )
         left = masks[loser] & ~(1 << cell)
         if not winners or left.bit_count() < least or not g.connected(left):
@@ -395,7 +410,10 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
 
 
 def tidy_queens(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Counter, least: int) -> Puzzle:
-    """A Queens board made unique, drawn back towards the symmetry it follows best, into figures, notches filled."""
+    """A Queens board made unique, drawn back towards the symmetry it follows best, into figures, notches filled.
+    None of the three reshapes a region whose shape another region repeats (designs.repeated_cells): a setter's
+    idea drawn several times is the plainest mark of a designed level, and these moves had reshaped a quarter of
+    what repair left of it."""
     puzzle = redraw_symmetry(puzzle, intended, rng, count, least)
     puzzle = tidy_figures(puzzle, intended, rng, count, least)
     return fill_notches(puzzle, intended, count, least)
@@ -414,10 +432,11 @@ def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) ->
     kept = {name: symmetry_share(regions, size, name) for name in SYMMETRIES}
     mirror = max(SYMMETRIES, key=kept.__getitem__)
     mirrored = kept[mirror]
+    spared = repeated_cells(region_masks(regions, len(puzzle.region_masks)), size)
     tried: set[int] = set()
     while True:
         masks = region_masks(regions, len(puzzle.region_masks))
-        found = [cell for cell in notches(regions, size) if cell not in tried and not intended >> cell & 1]
+        found = [cell for cell in notches(regions, size) if cell not in tried and not (intended | spared) >> cell & 1]
         if not found:
             break
         cell = found[0]
@@ -426,7 +445,7 @@ def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) ->
         others = [regions[side] for side in cell_list(g.sides[cell]) if regions[side] != loser]
         winner = max(set(others), key=others.count)
         left = masks[loser] & ~(1 << cell)
-        if left.bit_count() < max(least, 1) or not g.connected(left):
+        if masks[winner] & spared or left.bit_count() < max(least, 1) or not g.connected(left):
             continue
         moved = [*regions]
         moved[cell] = winner
