@@ -548,7 +548,8 @@ def grown_and_repaired(slot: Slot, config: GeneratorConfig, count: int) -> dict[
 
 def test_the_looks_draw_keeps_boards_the_more_often_the_more_real_they_look() -> None:
     # Fitted on real 9x9 levels against boards past the grow stage: real levels must be kept more often than those.
-    slot = Slot("queens", 9, 1, "medium")
+    # Easy: of its first 60 candidates 36 pass the grow stage with the draw off and 5 with it (medium: 15 and none).
+    slot = Slot("queens", 9, 1, "easy")
     without = grown_and_repaired(slot, GeneratorConfig(looks_draw=False), 60)
     real = [p for p in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if p.size == 9][:60]
     assert np.mean([draw_chance(p) for p in real]) > np.mean([draw_chance(p) for p in without.values()]) + 0.1
