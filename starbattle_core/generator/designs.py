@@ -259,8 +259,8 @@ def shape_key(mask: Cells, size: int) -> Shape:
 def repeated_shapes(puzzle: Puzzle, least: int = 4) -> int:
     """The regions of `least` cells or more whose shape another region of the board repeats (turned or mirrored
     too). LinkedIn's setters build a level on one idea, crosses or Ts or squares drawn several times: 60% of their
-    9x9 levels have such regions, 2.3 a level; published boards 0.7 (growth places its motifs one by one, and of
-    the 1.2 a growth repeats, repair reshapes two fifths)."""
+    9x9 levels have such regions, 2.3 a level. Growth draws one such shape several times (growth.place_repeats),
+    and repair and its tidying spare the regions this counts (repeated_cells)."""
     keys = [shape_key(mask, puzzle.size) for mask in puzzle.region_masks if mask.bit_count() >= least]
     seen = Counter(keys)
     return sum(times for times in seen.values() if times >= 2)
