@@ -261,9 +261,9 @@ def repeated_shapes(puzzle: Puzzle, least: int = 4) -> int:
     too). LinkedIn's setters build a level on one idea, crosses or Ts or squares drawn several times: 60% of their
     9x9 levels have such regions, 2.3 a level. Growth draws one such shape several times (growth.place_repeats),
     and repair and its tidying spare the regions this counts (repeated_cells)."""
-    keys = [shape_key(mask, puzzle.size) for mask in puzzle.region_masks if mask.bit_count() >= least]
-    seen = Counter(keys)
-    return sum(times for times in seen.values() if times >= 2)
+    masks = list(puzzle.region_masks)
+    repeated = repeated_cells(masks, puzzle.size, least)
+    return sum(1 for mask in masks if mask & repeated)
 
 
 def repeated_cells(masks: list[Cells], size: int, least: int = 4) -> Cells:

@@ -432,7 +432,7 @@ def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) ->
     kept = {name: symmetry_share(regions, size, name) for name in SYMMETRIES}
     mirror = max(SYMMETRIES, key=kept.__getitem__)
     mirrored = kept[mirror]
-    spared = repeated_cells(region_masks(regions, len(puzzle.region_masks)), size)
+    spared = repeated_cells(list(puzzle.region_masks), size)
     tried: set[int] = set()
     while True:
         masks = region_masks(regions, len(puzzle.region_masks))
