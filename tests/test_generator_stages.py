@@ -54,7 +54,7 @@ from starbattle_core.generator.repair import (
     tidy_queens,
     whittle,
 )
-from starbattle_core.generator.shape import grid
+from starbattle_core.generator.shape import cell_list, grid
 from starbattle_core.generator.similarity import layout_key, region_map_key
 from starbattle_core.generator.stages import band_cap, band_ceiling, band_miss, repair_for_slot
 from starbattle_core.generator.symmetry import grow_mirrored
@@ -380,6 +380,36 @@ def test_repair_spares_repeated_shapes_while_another_move_will_do() -> None:
         unspared = choose_repair_move(puzzle.regions, 9, puzzle.solution, alternates, random.Random(seed))
         steered += unspared is not None and touches(unspared) and not touches(chosen)
     assert compared >= 20 and steered >= 3, (compared, steered)
+
+
+def test_repair_moves_remembered_from_earlier_rounds_are_the_moves_found_afresh() -> None:
+    """Repair remembers each impostor's moves across its rounds (`known`); along repair's own path, where every
+    round moves cells between two regions and leaves the rest, the move chosen with what earlier rounds remembered
+    is the move chosen with nothing remembered, from the same random state."""
+    rounds = remembered = 0
+    for seed in range(12):
+        puzzle = queens_board(9, seed)
+        known: dict[tuple[int, ...], list[Move]] = {}
+        for round_ in range(20):
+            counted = count_solutions(puzzle, 4)
+            alternates = tuple(s for s in counted.solutions if s != puzzle.solution)
+            if not alternates:
+                break
+            before = len(known)
+            chosen = choose_repair_move(
+                puzzle.regions, 9, puzzle.solution, alternates, random.Random(round_), known=known
+            )
+            afresh = choose_repair_move(puzzle.regions, 9, puzzle.solution, alternates, random.Random(round_))
+            assert chosen == afresh, (seed, round_)
+            if chosen is None:
+                break
+            rounds += 1
+            remembered += round_ > 0 and len(known) - before < len(
+                {cell for alternate in alternates for cell in cell_list(alternate & ~puzzle.solution)}
+            )
+            puzzle = dataclasses.replace(puzzle, regions=apply_move(puzzle.regions, chosen))
+    # The remembered moves were used: on most later rounds some impostor's moves came from an earlier one.
+    assert rounds >= 60 and remembered >= rounds // 2, (rounds, remembered)
 
 
 def test_tidying_leaves_repeated_shapes_as_they_are() -> None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..counter import CountResult, count_solutions
-from ..puzzle import Cells, Puzzle
+from ..puzzle import Cells, Puzzle, iter_cells
 from .designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, notches, repeated_cells, symmetry_share
 from .growth import symmetrize
 from .shape import cell_list, grid, region_masks
@@ -133,6 +133,28 @@ def _cell_moves(
     return moves
 
 
+def _known_cell_moves(
+    regions: tuple[int, ...],
+    size: int,
+    masks: list[Cells],
+    intended: Cells,
+    cell: int,
+    known: dict[tuple[int, ...], list[Move]] | None,
+) -> list[Move]:
+    """_cell_moves, looked up in `known` (the moves found in a repair's earlier rounds) when the cell's region and
+    the regions around it are as they were then: they are all the moves depend on, and a round changes two regions."""
+    if known is None:
+        return _cell_moves(regions, size, masks, intended, cell, IMPOSTOR_REACH)
+    source = regions[cell]
+    home = masks[source]
+    around = grid(size).grow(home)
+    key = (cell, source, home, intended, *(regions[side] for side in iter_cells(around)))
+    moves = known.get(key)
+    if moves is None:
+        moves = known[key] = _cell_moves(regions, size, masks, intended, cell, IMPOSTOR_REACH)
+    return moves
+
+
 def choose_repair_move(
     regions: tuple[int, ...],
     size: int,
@@ -144,6 +166,7 @@ def choose_repair_move(
     roomy: int = 0,
     partners: list[int] | None = None,
     spare: frozenset[int] = frozenset(),
+    known: dict[tuple[int, ...], list[Move]] | None = None,
 ) -> Move | None:
     """A move of an impostor that breaks as many of `alternates` as one move can (a move breaks every alternate
     with a star among the cells it moves) and keeps `intended` a solution; None when no impostor can move.
@@ -162,7 +185,7 @@ def choose_repair_move(
     for alternate in alternates:
         for cell in cell_list(impostors(intended, alternate)):
             if cell not in found:
-                found[cell] = _cell_moves(regions, size, masks, intended, cell, IMPOSTOR_REACH)
+                found[cell] = _known_cell_moves(regions, size, masks, intended, cell, known)
             for move in found[cell]:
                 moves.setdefault((move.cells, move.target), move)
     sizes = [0] * size
@@ -270,6 +293,7 @@ def repair(
     masks = list(puzzle.region_masks)
     repeated = repeated_cells(masks, puzzle.size) if puzzle.game == "queens" else 0
     spare = frozenset(index for index, mask in enumerate(masks) if mask & repeated)
+    known: dict[tuple[int, ...], list[Move]] = {}
     while True:
         result = count(puzzle, max(2, sample))
         if intended not in result.solutions and (result.count < 2 or result.exact):
@@ -285,7 +309,7 @@ def repair(
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
         partners = mirror_partners(puzzle.regions, puzzle.size, mirror) if mirror else None
         move = choose_repair_move(
-            puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy, partners, spare
+            puzzle.regions, puzzle.size, intended, alternates, rng, least, mirror, roomy, partners, spare, known
         )
         if move is None:
             return Repair(puzzle, "ambiguous", len(moves), tuple(moves))
