@@ -47,13 +47,16 @@ from starbattle_core.generator.repair import (
     paired_symmetry,
     repair,
 )
+from starbattle_core.generator.shape import cell_list, grid, region_masks
 from starbattle_core.generator.shaping import (
     SHAPES_FILE,
     ShapeModel,
     load_shapes,
+    region_shape,
     shape_model,
     shape_stats,
     shape_towards,
+    stats_of_regions,
 )
 from starbattle_core.generator.symmetry import grow_mirrored, symmetric_layouts
 from starbattle_core.layouts import layout_to_cells, sample_layouts
@@ -496,6 +499,37 @@ def test_shaping_keeps_every_regions_stars_and_brings_the_shape_closer() -> None
         assert after <= before
         closer += after < before
     assert closer >= 10
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from([(6, 1), (8, 1), (10, 2), (14, 3)]),
+    seed=st.integers(0, 10**6),
+    moves=st.integers(0, 60),
+)
+def test_the_statistics_kept_region_by_region_are_shape_stats_exactly(
+    kind: tuple[int, int], seed: int, moves: int
+) -> None:
+    """shape_towards keeps each region's counts (region_shape) and redraws only the two regions a move changes; the
+    statistics it sums from them are shape_stats of the whole map to the last bit (the same counts, the same float
+    operations), on grown maps and after random one-cell moves (single cells, long arms, any sizes)."""
+    from starbattle_core.generator.growth import grow_starbattle_regions
+
+    size, stars = kind
+    layout = layout_to_cells(sample_layouts(size, stars, 1, np.random.default_rng([seed, 8]))[0])
+    rng = random.Random(seed)
+    growth = grow_starbattle_regions(size, stars, layout, rng, GeneratorConfig(shaping_moves=0))
+    assume(growth.regions is not None)
+    assert growth.regions is not None
+    regions = list(growth.regions)
+    g = grid(size)
+    for _ in range(moves):  # region numbers stay 0..size-1 while every region keeps a cell
+        cell = rng.randrange(size * size)
+        sides = sorted({regions[side] for side in cell_list(g.sides[cell])} - {regions[cell]})
+        if sides and regions.count(regions[cell]) > 1:
+            regions[cell] = rng.choice(sides)
+    shapes = [region_shape(mask, size) for mask in region_masks(regions, size)]
+    assert np.array_equal(stats_of_regions(shapes, size), shape_stats(np.array(regions).reshape(size, size)))
 
 
 def test_shape_models_fall_back_to_the_nearest_fitted_size() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -105,6 +105,59 @@ def shape_stats(board: np.ndarray) -> np.ndarray:
     return np.array([border, thin, ends, fill, spread])
 
 
+@dataclass(frozen=True)
+class RegionShape:
+    """One region's share of SHAPE_STATS: its pairs of neighbouring cells, its cells with at most two and with
+    exactly one neighbour in it, its bounding box and its size. Every statistic sums or lists these, so a one-cell
+    move between two regions changes only theirs."""
+
+    pairs: int
+    thin: int
+    ends: int
+    top: int
+    left: int
+    bottom: int
+    right: int
+    area: int
+
+
+def region_shape(mask: Cells, size: int) -> RegionShape:
+    """A region's RegionShape, from its mask: four shifted copies say which of its cells have a neighbour in it
+    above, below, left and right."""
+    g = grid(size)
+    up = mask & (mask << size)  # a cell whose upper neighbour is in the region
+    down = mask & (mask >> size)
+    left = mask & ((mask & g.not_right) << 1)
+    right = mask & ((mask & g.not_left) >> 1)
+    two_or_more = (up & down) | (up & left) | (up & right) | (down & left) | (down & right) | (left & right)
+    three_or_more = (up & down & (left | right)) | (left & right & (up | down))
+    columns_used = [c for c, column in enumerate(g.columns) if mask & column]
+    return RegionShape(
+        pairs=up.bit_count() + left.bit_count(),
+        thin=(mask & ~three_or_more).bit_count(),
+        ends=((up ^ down ^ left ^ right) & ~two_or_more).bit_count(),
+        top=((mask & -mask).bit_length() - 1) // size,
+        left=columns_used[0],
+        bottom=(mask.bit_length() - 1) // size,
+        right=columns_used[-1],
+        area=mask.bit_count(),
+    )
+
+
+def stats_of_regions(shapes: Sequence[RegionShape], size: int) -> np.ndarray:
+    """shape_stats of the map whose regions have these shapes: the same numbers, from the same counts by the same
+    float operations (the means and the spread still numpy's), without drawing the map again."""
+    n = size
+    border = 1.0 - sum(s.pairs for s in shapes) / (2 * n * (n - 1))
+    thin = sum(s.thin for s in shapes) / (n * n)
+    ends = sum(s.ends for s in shapes) / (n * n)
+    areas = np.array([s.area for s in shapes], dtype=np.int64)
+    boxes = np.array([(s.bottom - s.top + 1) * (s.right - s.left + 1) for s in shapes], dtype=np.int64)
+    fill = float((areas / boxes).mean())
+    spread = float(areas.std() / areas.mean())
+    return np.array([border, thin, ends, fill, spread])
+
+
 def shape_towards(
     owner: list[int] | tuple[int, ...],
     size: int,
@@ -120,30 +173,33 @@ def shape_towards(
     a target drawn from `model` (see the module docstring), its size spread lowered by `spread_offset`, and when
     `keep` (if given) accepts the map it makes."""
     g = grid(size)
-    board = np.array(owner, dtype=np.int32).reshape(size, size)
+    board = list(owner)
     target = model.draw(rng)
     target[SHAPE_STATS.index("spread")] -= spread_offset
 
-    def distance() -> float:
-        return float((((shape_stats(board) - target) / model.scale) ** 2).sum())
+    def distance(shapes: list[RegionShape]) -> float:
+        return float((((stats_of_regions(shapes, size) - target) / model.scale) ** 2).sum())
 
-    current = distance()
-    masks = region_masks(list(owner), int(board.max()) + 1)
+    masks = region_masks(board, max(board) + 1)
+    shapes = [region_shape(mask, size) for mask in masks]  # a move redraws only the two regions it changes
+    current = distance(shapes)
     movable = cell_list(g.all_cells & ~fixed)
     for _ in range(attempts if movable else 0):
         cell = rng.choice(movable)
-        row, col = divmod(cell, size)
-        loser = int(board[row, col])
-        winners = sorted({int(board.flat[side]) for side in cell_list(g.sides[cell])} - {loser})
-        if not winners or masks[loser].bit_count() <= least or not g.connected(masks[loser] & ~(1 << cell)):
+        loser = board[cell]
+        winners = sorted({board[side] for side in cell_list(g.sides[cell])} - {loser})
+        lost = masks[loser] & ~(1 << cell)
+        if not winners or masks[loser].bit_count() <= least or not g.connected(lost):
             continue
         winner = rng.choice(winners)
-        board[row, col] = winner
-        moved = distance()
-        if moved < current and (keep is None or keep([int(v) for v in board.ravel()])):
-            current = moved
-            masks[loser] &= ~(1 << cell)
-            masks[winner] |= 1 << cell
+        gained = masks[winner] | 1 << cell
+        moved_shapes = list(shapes)
+        moved_shapes[loser], moved_shapes[winner] = region_shape(lost, size), region_shape(gained, size)
+        moved = distance(moved_shapes)
+        board[cell] = winner
+        if moved < current and (keep is None or keep(list(board))):
+            current, shapes = moved, moved_shapes
+            masks[loser], masks[winner] = lost, gained
         else:
-            board[row, col] = loser
-    return [int(v) for v in board.ravel()]
+            board[cell] = loser
+    return board
