@@ -142,7 +142,8 @@ def _known_cell_moves(
     known: dict[tuple[int, ...], list[Move]] | None,
 ) -> list[Move]:
     """_cell_moves, looked up in `known` (the moves found in a repair's earlier rounds) when the cell's region and
-    the regions around it are as they were then: they are all the moves depend on, and a round changes two regions."""
+    the regions around it are as they were then: they are all the moves depend on, and a round changes two regions
+    (four with a mirror image's move)."""
     if known is None:
         return _cell_moves(regions, size, masks, intended, cell, IMPOSTOR_REACH)
     source = regions[cell]
@@ -173,7 +174,8 @@ def choose_repair_move(
     `roomy`: only moves that leave their source region `roomy` cells or more are chosen, while there are any.
     `mirror`: only moves that have an image (image_move) are chosen, while there are any (`partners`: the map's
     mirror_partners, when the caller has them). `spare`: regions no move takes a cell from or gives one to, while
-    any other move will do.
+    any other move will do. `known`: a repair's memory of the moves its earlier rounds found (_known_cell_moves),
+    filled as it goes.
 
     Among the best, moves of fewer cells are preferred, smaller target regions to larger ones, and single-cell
     regions (a Queens board's planted gift) are left alone while anything else will do. A move that would leave
