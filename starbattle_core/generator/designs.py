@@ -28,7 +28,6 @@ from typing import TypeVar
 
 from ..puzzle import Cells, Puzzle
 from .shape import cell_list, grid, region_masks
-from .similarity import square_images
 
 MODES = ("organic", "mirror", "rings", "bars", "frame")
 # The symmetries a map can be drawn with: involutions of the square (a quarter turn is not one: a region and its
@@ -244,16 +243,10 @@ def figure_share(mask: Cells, size: int) -> float:
 
 
 def shape_key(mask: Cells, size: int) -> Shape:
-    """A region's shape up to where it lies, turns and mirror images: the least of its eight images' sorted (row,
-    column) cells (the square's symmetries, similarity.square_images), each image moved to the top-left corner. Two
-    regions are congruent when their keys are equal."""
-    images = []
-    for image in square_images(size):
-        cells = [divmod(image[cell], size) for cell in cell_list(mask)]
-        top = min(r for r, _ in cells)
-        left = min(c for _, c in cells)
-        images.append(tuple(sorted((r - top, c - left) for r, c in cells)))
-    return min(images)
+    """A region's shape up to where it lies, turns and mirror images: the least of its images' sorted (row, column)
+    cells (`orientations`: the square's symmetries), each moved to the top-left corner. Two regions are congruent
+    when their keys are equal."""
+    return orientations(tuple(divmod(cell, size) for cell in cell_list(mask)))[0]
 
 
 def repeated_shapes(puzzle: Puzzle, least: int = 4) -> int:
