@@ -169,16 +169,20 @@ def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> No
 
     one = write_config(tmp_path, batch_size=1, batch_growth=0, workers=1, name="one")
     pool = write_config(tmp_path, batch_size=5, batch_growth=1.0, workers=2, name="pool")
-    # One date: test_funnel.py checks more batch sizes stage by stage; this is the flow's whole path.
-    assert backfill(start="2026-10-01", end="2026-10-01", config_path=one)["unfilled"] == []
-    assert backfill(start="2026-10-01", end="2026-10-01", config_path=pool)["unfilled"] == []
+    # One date: test_funnel.py checks more batch sizes stage by stage; this is the flow's whole path. On 2026-10-02
+    # queens-easy-7 takes 6 candidates: six batches of one, and the pool's first batch of five is not enough.
+    assert backfill(start="2026-10-02", end="2026-10-02", config_path=one)["unfilled"] == []
+    assert backfill(start="2026-10-02", end="2026-10-02", config_path=pool)["unfilled"] == []
     boards = {}
     for config in (one, pool):
         engine = database(load_settings(config).pipeline.resolved_database_url())
         with Session(engine) as session:
             rows = session.exec(select(ScheduleEntry, PuzzleRecord).where(ScheduleEntry.puzzle_id == PuzzleRecord.id))
             boards[config] = sorted((e.date, e.slot, p.regions, p.solution, p.difficulty, p.seed) for e, p in rows)
+            if config == one:
+                tried = max(attempt.candidates for attempt in session.exec(select(Attempt)))
     assert len(boards[one]) == len(SMALL_SLOTS) and boards[one] == boards[pool]
+    assert tried > 5, tried  # a slot needed more than the pool's first batch
 
 
 def test_replace_makes_a_slot_again_keeps_the_old_board_and_republishes(tmp_path: Path) -> None:
