@@ -20,6 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_hint import percentile  # noqa: E402
 
 from flows.policy import derive_seed  # noqa: E402
 from flows.settings import load_settings  # noqa: E402
@@ -51,8 +54,7 @@ def main() -> None:
         dearest.append(top[0])
         print(f"{date}  sum {total:5.1f} s  dearest {top[1]}  |  " + ", ".join(text for _, text in parts), flush=True)
     for name, values in (("sum", sums), ("dearest slot", dearest)):
-        ordered = sorted(values)
-        p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+        p90 = percentile(values, 0.9)
         print(f"{name:13s} CPU s median {statistics.median(values):5.1f}  p90 {p90:5.1f}  max {max(values):5.1f}")
 
 
