@@ -213,6 +213,15 @@ def board_features(puzzle: Puzzle) -> dict[str, float]:
     out["enclosed_share"] = holes / count
     out["ends_per_region"] = float(np.mean(arms))
     out["thin_cells"] = width1 / (n * n)
+    # Lumps: the cells outside the largest region that lie in a 2x2 block of their own region. A setter's regions
+    # besides the background are strokes, bars and figures one or two cells wide; readers call grown ones lumpy.
+    block = (grid[:-1, :-1] == grid[:-1, 1:]) & (grid[:-1, :-1] == grid[1:, :-1]) & (grid[:-1, :-1] == grid[1:, 1:])
+    lumpy = np.zeros((n, n), dtype=bool)
+    for dr in (0, 1):
+        for dc in (0, 1):
+            lumpy[dr : n - 1 + dr, dc : n - 1 + dc] |= block
+    rest = grid != int(areas.argmax())
+    out["lump_cells"] = float((lumpy & rest).sum() / max(int(rest.sum()), 1))
     out["degree_mean"] = float(degree.mean())
     out["degree_max"] = float(degree.max() / count)
     out["degree_cv"] = float(degree.std() / degree.mean())
