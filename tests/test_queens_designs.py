@@ -420,8 +420,8 @@ def test_a_design_mix_replaces_the_frequencies_and_needs_one_weight() -> None:
 
 def test_a_board_draws_its_motifs_of_one_kind() -> None:
     """With `queens_one_motif_kind`, every motif on a board is of the kind drawn first: of 40 boards drawn with
-    crosses and rectangles only (and no repeated shape drawn first), one mixes them (a grown region that happens to
-    be a rectangle), against 10 drawn each motif's kind anew."""
+    crosses and rectangles only (and no repeated shape or centrepiece drawn first), one mixes them (a grown region
+    that happens to be a rectangle), against 10 drawn each motif's kind anew."""
     mix = MotifMix(bar=0, ell=0, cross=1.0, rectangle=1.0, frame=0, ring=0)
 
     def key(kind: str, shape: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], str]:
@@ -431,7 +431,11 @@ def test_a_board_draws_its_motifs_of_one_kind() -> None:
     mixed = {}
     for one in (True, False):
         config = GeneratorConfig(
-            queens_motif_share=1.0, queens_motifs=mix, queens_one_motif_kind=one, queens_repeat_share=0.0
+            queens_motif_share=1.0,
+            queens_motifs=mix,
+            queens_one_motif_kind=one,
+            queens_repeat_share=0.0,
+            queens_centrepiece_share=0.0,
         )
         mixed[one] = 0
         for seed in range(40):

@@ -167,6 +167,9 @@ class GeneratorConfig(BaseModel):
     # The share of Queens boards (all but exact mirror maps) that first draw one of LinkedIn's repeated shapes
     # several times (growth.place_repeats; the shapes and copies measured by bench/fit_designs.py).
     queens_repeat_share: float = Field(0.5, ge=0, le=1)
+    # The share of Queens boards (all but bar maps and exact mirror maps) drawn as a picture: one large symmetric
+    # figure placed whole around a queen (growth.place_centrepiece), which repair spares like a repeated shape.
+    queens_centrepiece_share: float = Field(0.5, ge=0, le=1)
     # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
     queens_mirror_whittle: bool = True
     # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this

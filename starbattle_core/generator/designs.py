@@ -260,10 +260,28 @@ def repeated_shapes(puzzle: Puzzle, least: int = 4) -> int:
 
 
 def repeated_cells(masks: list[Cells], size: int, least: int = 4) -> Cells:
-    """The cells of the regions repeated_shapes counts: what a tidying move leaves alone."""
+    """The cells of the regions repeated_shapes counts."""
     keys = [shape_key(mask, size) if mask.bit_count() >= least else None for mask in masks]
     seen = Counter(key for key in keys if key is not None)
     return sum(mask for mask, key in zip(masks, keys, strict=True) if key is not None and seen[key] >= 2)
+
+
+# A symmetric figure this large is a picture's centrepiece (LinkedIn's 9x9 levels: 58% hold one, growth.CENTREPIECES).
+CENTREPIECE_LEAST = 8
+
+
+def largest_figure(masks: list[Cells], size: int) -> Cells:
+    """The cells of the largest region of CENTREPIECE_LEAST cells or more that is a symmetric figure (figure_share
+    1.0; the first such in region order on a tie), 0 when there is none."""
+    figures = [mask for mask in masks if mask.bit_count() >= CENTREPIECE_LEAST and figure_share(mask, size) == 1.0]
+    return max(figures, key=int.bit_count, default=0)
+
+
+def spared_cells(masks: list[Cells], size: int) -> Cells:
+    """What repair and its tidying leave alone while another move will do: the regions whose shape another repeats
+    (a setter's idea drawn several times) and the largest symmetric figure (a picture's centrepiece): the plainest
+    marks of a designed level, which repair and the tidying had reshaped as readily as any blob."""
+    return repeated_cells(masks, size) | largest_figure(masks, size)
 
 
 def notches(regions: tuple[int, ...] | list[int], size: int, shares: list[float] | None = None) -> list[int]:

@@ -343,6 +343,45 @@ def place_repeats(size: int, seeds: list[int], order: list[int], taken: Cells, r
     return placed
 
 
+def _block(height: int, width: int) -> Shape:
+    return tuple((r, c) for r in range(height) for c in range(width))
+
+
+# A picture's centrepiece: one large symmetric figure (designs.figure_share 1.0, CENTREPIECE_LEAST cells or more) as
+# LinkedIn's setters draw one on a background: a block, a plus, a diamond, a T, a pyramid, a U, an H. Of their 9x9
+# levels 58% hold a symmetric figure of 8 cells or more (median 10 cells), 9x9 growth without one 35%.
+CENTREPIECES: dict[str, Shape] = {
+    "block 2x4": _block(2, 4),
+    "block 2x5": _block(2, 5),
+    "block 3x3": _block(3, 3),
+    "block 3x4": _block(3, 4),
+    "block 3x5": _block(3, 5),
+    "block 4x4": _block(4, 4),
+    "plus": tuple(sorted({(2, c) for c in range(5)} | {(r, 2) for r in range(5)})),
+    "diamond": tuple((r, c) for r in range(5) for c in range(5) if abs(r - 2) + abs(c - 2) <= 2),
+    "tee": (*((0, c) for c in range(5)), (1, 2), (2, 2), (3, 2)),
+    "pyramid": ((0, 2), (1, 1), (1, 2), (1, 3), *((2, c) for c in range(5))),
+    "cup": (*((r, 0) for r in range(3)), *((r, 3) for r in range(3)), (2, 1), (2, 2)),
+    "aitch": (*((r, 0) for r in range(5)), *((r, 2) for r in range(5)), (2, 1)),
+}
+
+
+def place_centrepiece(
+    size: int, seeds: list[int], order: list[int], taken: Cells, rng: random.Random
+) -> dict[int, Cells]:
+    """One of CENTREPIECES (turned and mirrored at random) placed whole around one of the queens in `order`, the
+    kinds and queens tried in random order; {queen index: cells}, empty when none fits."""
+    kinds = rng.sample(sorted(CENTREPIECES), len(CENTREPIECES))
+    indices = rng.sample(order, len(order))
+    for kind in kinds:
+        shapes = orientations(CENTREPIECES[kind])
+        for index in indices:
+            mask = place_shape(size, seeds[index], taken & ~(1 << seeds[index]), rng, shapes)
+            if mask:
+                return {index: mask}
+    return {}
+
+
 FRAME_INNER_COMPACTNESS = 1.0
 MIRROR_FALLBACK_PULL = 10
 
@@ -410,8 +449,10 @@ def grow_queens_regions(
     First the board's design mode (designs.py; `mode` forces one): mirror grows the map in symmetric pairs
     (symmetry.py; in a half turn or a diagonal around queens of its own that are their own image, which it returns
     as `Growth.layout`; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
-    rings, bars and frame draw their regions first. Then some regions are motifs placed whole around their queen
-    (bars, rectangles, crosses, ells, open frames and closed rings; one kind a board) and do not grow;
+    rings, bars and frame draw their regions first. On `queens_centrepiece_share` of the boards but bar maps, a
+    large symmetric figure is placed whole around one queen (place_centrepiece), and on `queens_repeat_share` one
+    of LinkedIn's repeated shapes several times (place_repeats). Then some regions are motifs placed whole around
+    their queen (bars, rectangles, crosses, ells, open frames and closed rings; one kind a board) and do not grow;
     one region is the background with a large appetite (frame: the edge's regions); the rest grow with mixed
     appetites, preferring cells that carry a straight arm on. Single-cell regions are planted only on easy boards, on
     `queens_single_cell_share` of them; above easy every region has at least 3 cells (None otherwise). Last, one-cell
@@ -458,6 +499,14 @@ def grow_queens_regions(
         else:
             frozen.add(index)
     background = order.pop() if order and mode != "frame" else None
+    centrepiece = 0
+    if mode != "bars" and config.queens_centrepiece_share and rng.random() < config.queens_centrepiece_share:
+        for index, mask in place_centrepiece(size, seeds, order, taken, rng).items():
+            region[index] = mask
+            taken |= mask
+            frozen.add(index)
+            order.remove(index)
+            centrepiece = mask
     repeats: dict[int, Cells] = {}
     if config.queens_repeat_share and rng.random() < config.queens_repeat_share:
         repeats = place_repeats(size, seeds, order, taken, rng)
@@ -525,6 +574,7 @@ def grow_queens_regions(
         # no exact map for move towards their own symmetry, the others towards the one they follow best.
         still = sum(drawn.values()) if mode in ("rings", "bars") else 0
         still |= sum(mask for index, mask in repeats.items() if region[index] == mask)  # the idea stays as drawn
+        still |= centrepiece
         kept = sum(region[i] for i in singles) | still
         owner = symmetrize(owner, size, queens | still, kept, least, rng, moves, symmetry)
     return Growth(tuple(owner), 0, mode=mode, layout=queens)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from ..counter import CountResult, count_solutions
 from ..puzzle import Cells, Puzzle, iter_cells
-from .designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, notches, repeated_cells, symmetry_share
+from .designs import MIRROR_SHARE, SYMMETRIES, figure_share, mirror_cell, notches, spared_cells, symmetry_share
 from .growth import symmetrize
 from .shape import cell_list, grid, region_masks
 
@@ -288,13 +288,14 @@ def repair(
     `undo`: once unique, give back the cells the board does not need moved (`undo_moves`). `roomy`: take cells
     from regions that keep that many while any move does (choose_repair_move): every move shrinks a region, and
     taken from any region the small ones ended at `least`. A Queens map's regions whose shape another repeats (a
-    setter's idea drawn several times, designs.repeated_cells) are spared while any other move will do."""
+    setter's idea drawn several times) and its largest symmetric figure (designs.spared_cells) are spared while any
+    other move will do."""
     moves: list[Move] = []
     first = puzzle.regions
     mirror = paired_symmetry(puzzle, intended) if puzzle.game == "queens" else None
     masks = list(puzzle.region_masks)
-    repeated = repeated_cells(masks, puzzle.size) if puzzle.game == "queens" else 0
-    spare = frozenset(index for index, mask in enumerate(masks) if mask & repeated)
+    spared = spared_cells(masks, puzzle.size) if puzzle.game == "queens" else 0
+    spare = frozenset(index for index, mask in enumerate(masks) if mask & spared)
     known: dict[tuple[int, ...], list[Move]] = {}
     while True:
         result = count(puzzle, max(2, sample))
@@ -371,7 +372,7 @@ def redraw_symmetry(puzzle: Puzzle, intended: Cells, rng: random.Random, count: 
     kept only while the board stays unique: repair moves a fifth of a 9x9 board's cells on the way to uniqueness,
     and published boards had lost the symmetry LinkedIn's levels show (border symmetry median 0.64 against 0.81)."""
     unique = still_unique(puzzle, intended, count)
-    spared = repeated_cells(list(puzzle.region_masks), puzzle.size)
+    spared = spared_cells(list(puzzle.region_masks), puzzle.size)
     regions = symmetrize(
         list(puzzle.regions), puzzle.size, intended | spared, spared, least, rng, REDRAW_MOVES, keep=unique
     )
@@ -403,7 +404,7 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
     def insides(cells: list[int]) -> int:
         return sum((g.sides[c] & masks[regions[c]]).bit_count() >= 3 for c in cells)
 
-    spared = repeated_cells(masks, size)
+    spared = spared_cells(masks, size)
     movable = cell_list(g.all_cells & ~intended & ~spared)
     for _ in range(TIDY_MOVES if movable else 0):  # every cell a queen's or a repeated shape's: nothing to tidy
         cell = rng.choice(movable)
@@ -437,9 +438,9 @@ def tidy_figures(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Cou
 
 def tidy_queens(puzzle: Puzzle, intended: Cells, rng: random.Random, count: Counter, least: int) -> Puzzle:
     """A Queens board made unique, drawn back towards the symmetry it follows best, into figures, notches filled.
-    None of the three reshapes a region whose shape another region repeats (designs.repeated_cells): a setter's
-    idea drawn several times is the plainest mark of a designed level, and these moves had reshaped a quarter of
-    what repair left of it."""
+    None of the three reshapes a region whose shape another region repeats or the largest symmetric figure
+    (designs.spared_cells): a setter's idea drawn several times and a picture's centrepiece are the plainest marks of
+    a designed level, and these moves had reshaped a quarter of what repair left of the repeats."""
     puzzle = redraw_symmetry(puzzle, intended, rng, count, least)
     puzzle = tidy_figures(puzzle, intended, rng, count, least)
     return fill_notches(puzzle, intended, count, least)
@@ -458,7 +459,7 @@ def fill_notches(puzzle: Puzzle, intended: Cells, count: Counter, least: int) ->
     kept = {name: symmetry_share(regions, size, name) for name in SYMMETRIES}
     mirror = max(SYMMETRIES, key=kept.__getitem__)
     mirrored = kept[mirror]
-    spared = repeated_cells(list(puzzle.region_masks), size)
+    spared = spared_cells(list(puzzle.region_masks), size)
     tried: set[int] = set()
     while True:
         masks = region_masks(regions, len(puzzle.region_masks))
