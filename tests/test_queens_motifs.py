@@ -106,6 +106,12 @@ def test_growth_draws_rings_and_frames_on_nine_by_nine() -> None:
     assert seen["ring"] and seen["frame"], seen
 
 
+def seeded_layout(seed: int) -> tuple[int, list[int], random.Random]:
+    """A 9x9 Queens layout drawn from the seed: its queens, their cells in order, and a generator seeded alike."""
+    queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
+    return queens, cell_list(queens), random.Random(seed)
+
+
 def _mask(shape: tuple[tuple[int, int], ...], size: int = 9) -> int:
     return sum(1 << (r * size + c) for r, c in shape)
 
@@ -124,9 +130,7 @@ def test_a_shape_has_its_distinct_turned_and_mirrored_images() -> None:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_repeats_are_one_fitted_shape_placed_whole_around_their_own_queens(seed: int) -> None:
-    queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
-    seeds = cell_list(queens)
-    rng = random.Random(seed)
+    queens, seeds, rng = seeded_layout(seed)
     order = rng.sample(range(9), 9)
     placed = place_repeats(9, seeds, order, queens, rng)
     designs = load_designs()
@@ -173,15 +177,15 @@ def test_every_centrepiece_is_a_large_symmetric_figure_in_every_orientation() ->
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_a_centrepiece_holds_its_own_queen_and_no_other(seed: int) -> None:
-    queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
-    seeds = cell_list(queens)
-    rng = random.Random(seed)
+    queens, seeds, rng = seeded_layout(seed)
     order = rng.sample(range(9), 5)
-    [(index, mask)] = place_centrepiece(9, seeds, order, queens, rng).items()  # 9x9 always has room for one
+    placed = place_centrepiece(9, seeds, order, queens, rng)
+    assert placed is not None  # 9x9 always has room for one
+    index, mask = placed
     assert index in order and mask & queens == 1 << seeds[index]
     assert shape_key(mask, 9) in {shape_key(_mask(shape), 9) for shape in CENTREPIECES.values()}
     # No room anywhere (every cell taken but the queens'): nothing is placed.
-    assert place_centrepiece(9, seeds, order, (1 << 81) - 1 & ~queens, rng) == {}
+    assert place_centrepiece(9, seeds, order, (1 << 81) - 1 & ~queens, rng) is None
 
 
 def test_pictures_draw_a_large_symmetric_figure_and_keep_it_as_drawn() -> None:

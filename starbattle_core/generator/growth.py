@@ -368,9 +368,9 @@ CENTREPIECES: dict[str, Shape] = {
 
 def place_centrepiece(
     size: int, seeds: list[int], order: list[int], taken: Cells, rng: random.Random
-) -> dict[int, Cells]:
+) -> tuple[int, Cells] | None:
     """One of CENTREPIECES (turned and mirrored at random) placed whole around one of the queens in `order`, the
-    kinds and queens tried in random order; {queen index: cells}, empty when none fits."""
+    kinds and queens tried in random order: (queen index, cells), None when none fits."""
     kinds = rng.sample(sorted(CENTREPIECES), len(CENTREPIECES))
     indices = rng.sample(order, len(order))
     for kind in kinds:
@@ -378,8 +378,8 @@ def place_centrepiece(
         for index in indices:
             mask = place_shape(size, seeds[index], taken & ~(1 << seeds[index]), rng, shapes)
             if mask:
-                return {index: mask}
-    return {}
+                return index, mask
+    return None
 
 
 FRAME_INNER_COMPACTNESS = 1.0
@@ -499,14 +499,16 @@ def grow_queens_regions(
         else:
             frozen.add(index)
     background = order.pop() if order and mode != "frame" else None
-    centrepiece = 0
+    placed = None
     if mode != "bars" and config.queens_centrepiece_share and rng.random() < config.queens_centrepiece_share:
-        for index, mask in place_centrepiece(size, seeds, order, taken, rng).items():
-            region[index] = mask
-            taken |= mask
-            frozen.add(index)
-            order.remove(index)
-            centrepiece = mask
+        placed = place_centrepiece(size, seeds, order, taken, rng)
+    centrepiece = 0
+    if placed is not None:
+        index, centrepiece = placed
+        region[index] = centrepiece
+        taken |= centrepiece
+        frozen.add(index)
+        order.remove(index)
     repeats: dict[int, Cells] = {}
     if config.queens_repeat_share and rng.random() < config.queens_repeat_share:
         repeats = place_repeats(size, seeds, order, taken, rng)
