@@ -252,6 +252,10 @@ def _extends_arm(owner: list[int], cell: int, size: int, region: int | None = No
     return False
 
 
+def _block(height: int, width: int) -> Shape:
+    return tuple((r, c) for r in range(height) for c in range(width))
+
+
 def _outline(height: int, width: int) -> tuple[tuple[int, int], ...]:
     return tuple((r, c) for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1))
 
@@ -277,7 +281,7 @@ MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
         for k in (3, 4, 5)
         for along in (True, False)
     ),
-    "rectangle": tuple(tuple((r, c) for r in range(h) for c in range(w)) for h in (2, 3) for w in (2, 3, 4)),
+    "rectangle": tuple(_block(h, w) for h in (2, 3) for w in (2, 3, 4)),
     "cross": (((0, 1), (1, 0), (1, 1), (1, 2), (2, 1)),),
     "ell": (
         ((0, 0), (1, 0), (2, 0), (2, 1)),
@@ -341,10 +345,6 @@ def place_repeats(size: int, seeds: list[int], order: list[int], taken: Cells, r
             placed[index] = mask
             taken |= mask
     return placed
-
-
-def _block(height: int, width: int) -> Shape:
-    return tuple((r, c) for r in range(height) for c in range(width))
 
 
 # A picture's centrepiece: one large symmetric figure (designs.figure_share 1.0, CENTREPIECE_LEAST cells or more) as
