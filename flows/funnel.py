@@ -73,7 +73,7 @@ def run_rounds(
             round_number += 1
             dealt = deal(batches, chunks)
             ends = [
-                submit_chain(runner, chunk, chunk_label(round_number, number, len(dealt), chunk, works), works, options)
+                submit_chain(runner, chunk, chunk_label(round_number, number, len(dealt), chunk, works), options)
                 for number, chunk in enumerate(dealt, 1)
             ]
             wait_for_all(ends)
@@ -91,17 +91,14 @@ def run_rounds(
 
 
 def submit_chain(
-    runner: Any, chunk: Sequence[Part], label: str, works: Sequence[SlotWork], options: dict[str, Any]
+    runner: Any, chunk: Sequence[Part], label: str, options: dict[str, Any]
 ) -> PrefectWrappedFuture[list[Batch], Any]:
-    """Submit a chunk's six stage tasks, each given the stage before's future; the last stage's future."""
-    # Tagged with the games and bands the chunk carries, so the dashboard filters a slot's kind of work.
-    tags = sorted({value for index, _ in chunk for value in (works[index].slot.game, works[index].slot.band)})
+    """Submit a chunk's six stage tasks, each given the stage before's future; the last stage's future. The label
+    names the slots the chunk carries; the task runs carry no tags (flows/daily.py's `fill_dates` says why)."""
     batches: Any = [batch for _, batch in chunk]
     for stage in STAGE_TASKS:
         safe_point()
-        batches = runner.submit(
-            stage.with_options(tags=tags), parameters={"batches": batches, "label": label, **options}
-        )
+        batches = runner.submit(stage, parameters={"batches": batches, "label": label, **options})
     return cast(PrefectWrappedFuture[list[Batch], Any], batches)
 
 

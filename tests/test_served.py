@@ -10,6 +10,7 @@ server start, a subprocess per flow run), so one serve process carries every run
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import shlex
 import subprocess
@@ -193,7 +194,8 @@ def test_a_deployed_nightly_run_on_the_work_pool_fills_its_date(worker: Served) 
 
 def test_a_first_cli_daily_says_where_its_boards_are_and_keeps_its_info_logs(tmp_path: Path) -> None:
     """`starbattle daily` on a fresh database in an 80-column terminal: whole slot names in its tables, the lines
-    saying where the boards are and how to see them, and the run's INFO logs in Prefect's database (the UI)."""
+    saying where the boards are and how to see them, and the run's INFO logs and its `manual` tag in Prefect's database
+    (the UI)."""
     import sqlite3
 
     slots = [
@@ -221,4 +223,8 @@ def test_a_first_cli_daily_says_where_its_boards_are_and_keeps_its_info_logs(tmp
     assert "starbattle show --date 2026-11-26" in done.stdout and "starbattle ui, then http://127.0.0.1:" in done.stdout
     with sqlite3.connect(tmp_path / "prefect" / "prefect.db") as prefect_db:
         logs = prefect_db.execute("SELECT level, message FROM log").fetchall()
+        run_tags = [json.loads(tags) for (tags,) in prefect_db.execute("SELECT tags FROM flow_run")]
+        task_tags = [json.loads(tags) for (tags,) in prefect_db.execute("SELECT tags FROM task_run")]
     assert any(level == 20 and "starbattle-easy-six-by-six attempt 0: accepted" in message for level, message in logs)
+    # The run is tagged as a command's run; its task runs are not (flows/daily.py's `fill_dates` says why).
+    assert run_tags == [["manual"]] and task_tags and all(tags == [] for tags in task_tags), (run_tags, task_tags)
