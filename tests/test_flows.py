@@ -449,7 +449,7 @@ def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Pat
 def test_the_cluster_runs_show_on_the_dashboard_with_names_edges_and_logs(tmp_path: Path) -> None:
     """What the dashboard shows of a run on a local Dask cluster, read back through Prefect's client: the run tagged
     as the command line tags it; every stage's task run completed, named after its stage, round and chunk with the
-    slots it carries, untagged (flows/daily.py's `fill_dates` says why), drawn from the same chunk's stage before it
+    slots it carries, untagged (flows/daily.py's `untagged` says why), drawn from the same chunk's stage before it
     (its upstream edge), with its log lines; the scheduling tasks after the funnel."""
     from prefect import tags
     from prefect.client.orchestration import get_client
