@@ -19,7 +19,6 @@ from uuid import UUID
 from prefect import flow, get_run_logger, runtime, task
 from prefect.artifacts import create_progress_artifact, create_table_artifact, update_progress_artifact
 from prefect.client.schemas.objects import State
-from prefect.context import TagsContext
 from prefect.states import Failed
 
 # Absolute imports throughout flows/: a served deployment or a worker loads this file by its path, as a module with no
@@ -43,7 +42,7 @@ from flows.policy import (
 )
 from flows.report import rejection_summary
 from flows.settings import Settings, load_settings
-from flows.tasks import accepted_board, database, record_effort, schedule_board
+from flows.tasks import accepted_board, database, record_effort, schedule_board, untagged
 from starbattle_core.generator import GENERATOR_VERSION
 from starbattle_core.grader import SOLVER_VERSION
 from starbattle_store.variety import published_before, puzzle_keys
@@ -60,15 +59,6 @@ class FillSummary:
     published: int = 0
     unfilled: list[tuple[dt.date, str]] = field(default_factory=list)
     works: list[SlotWork] = field(default_factory=list)  # every slot worked on, with its funnel
-
-
-def untagged() -> TagsContext:
-    """A context in which task runs carry no tags, not even their run's (manual, backfill: flows/runner.py). Prefect
-    asks the server for the concurrency slots of every tag a task run has, and on its default SQLite database that
-    write collides with the run's states and logs often enough to cost seconds: each collision is answered 503 and
-    retried two seconds later (the nightly of 2027-01-12 took 22.0 s untagged against 30.9 tagged:
-    docs/performance.md)."""
-    return TagsContext(current_tags=set())
 
 
 def fill_dates(

@@ -94,7 +94,7 @@ def submit_chain(
     runner: Any, chunk: Sequence[Part], label: str, options: dict[str, Any]
 ) -> PrefectWrappedFuture[list[Batch], Any]:
     """Submit a chunk's six stage tasks, each given the stage before's future; the last stage's future. The label
-    names the slots the chunk carries; the task runs carry no tags (flows/daily.py's `untagged` says why)."""
+    names the slots the chunk carries; the task runs carry no tags (flows/tasks.py's `untagged` says why)."""
     batches: Any = [batch for _, batch in chunk]
     for stage in STAGE_TASKS:
         safe_point()

@@ -11,7 +11,7 @@ from prefect.artifacts import create_progress_artifact, create_table_artifact, u
 import starbattle_store as store
 from flows import tasks
 from flows.settings import load_settings
-from flows.tasks import database, regrade_batch, store_layout_batch
+from flows.tasks import database, regrade_batch, store_layout_batch, untagged
 from starbattle_core.grader import SOLVER_VERSION
 from starbattle_core.layouts import MAX_BANK, count_layouts
 from starbattle_core.puzzle import InputError, layouts_exist
@@ -31,14 +31,16 @@ def enumerate_layouts(size: int, stars: int, config_path: str | None = None) -> 
         raise InputError(f"{size}x{size} with {stars} stars has {total:,} layouts: more than {MAX_BANK:,} to bank")
     url = load_settings(config_path).pipeline.resolved_database_url()
     if store.stored_layouts(database(url), size, stars) < total:
-        bank = tasks.enumerate_layouts(size, stars)
-        # Prefect types its sync-or-async calls as "result or coroutine"; called from a sync flow, it is the result.
-        progress = cast(
-            UUID, create_progress_artifact(progress=0.0, description=f"layout bank {size}x{size} {stars}-star")
-        )
-        for start in range(0, len(bank), BANK_BATCH):
-            store_layout_batch(url, size, stars, bank[start : start + BANK_BATCH], start)
-            update_progress_artifact(progress, progress=100.0 * min(start + BANK_BATCH, len(bank)) / len(bank))
+        # The run keeps its tag (manual); its task runs carry none (flows/tasks.py's `untagged` says why).
+        with untagged():
+            bank = tasks.enumerate_layouts(size, stars)
+            # Prefect types its sync-or-async calls as "result or coroutine"; from a sync flow, it is the result.
+            progress = cast(
+                UUID, create_progress_artifact(progress=0.0, description=f"layout bank {size}x{size} {stars}-star")
+            )
+            for start in range(0, len(bank), BANK_BATCH):
+                store_layout_batch(url, size, stars, bank[start : start + BANK_BATCH], start)
+                update_progress_artifact(progress, progress=100.0 * min(start + BANK_BATCH, len(bank)) / len(bank))
     return store.stored_layouts(database(url), size, stars)
 
 
@@ -50,9 +52,10 @@ def regrade(config_path: str | None = None) -> dict[str, Any]:
     stale = store.puzzles_without_path(database(url), SOLVER_VERSION)
     grading = settings.grading
     added = 0
-    for start in range(0, len(stale), REGRADE_BATCH):
-        batch = stale[start : start + REGRADE_BATCH]
-        added += regrade_batch(url, batch, grading, batch[0], batch[-1])
+    with untagged():
+        for start in range(0, len(stale), REGRADE_BATCH):
+            batch = stale[start : start + REGRADE_BATCH]
+            added += regrade_batch(url, batch, grading, batch[0], batch[-1])
     create_table_artifact(
         key="regrade",
         table=[{"solver_version": SOLVER_VERSION, "stale": len(stale), "regraded": added}],

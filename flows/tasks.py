@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from prefect import Task, task
 from prefect.cache_policies import NO_CACHE
+from prefect.context import TagsContext
 from sqlalchemy.engine import Engine
 
 import starbattle_store as store
@@ -51,6 +52,15 @@ def accepted_board(board: Board) -> AcceptedBoard:
         steps=walkthrough_json(board.puzzle, board.grade),
         layout_rows=store.layout_rows_bytes(record.solution, record.size),
     )
+
+
+def untagged() -> TagsContext:
+    """A context in which task runs carry no tags, not even their run's (manual, backfill: flows/runner.py). Prefect
+    asks the server for the concurrency slots of every tag a task run has, and on its default SQLite database that
+    write collides with the run's states and logs often enough to cost seconds: each collision is answered 503 and
+    retried two seconds later (the nightly of 2027-01-12 took 22.0 s untagged against 30.9 tagged:
+    docs/performance.md)."""
+    return TagsContext(current_tags=set())
 
 
 # Database writes retry: a locked SQLite file or a restarting PostgreSQL server is worth a second try.

@@ -243,13 +243,21 @@ def test_backfill_fills_a_range_and_skips_complete_dates(tmp_path: Path) -> None
 
 
 def test_regrade_restores_missing_paths_and_the_layout_bank_fills(tmp_path: Path) -> None:
+    """Run as a command runs them (tagged `manual`), the maintenance flows' runs carry the tag and their task runs
+    none (flows/tasks.py's `untagged` says why)."""
+    from prefect import tags
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
     from flows.daily import daily
     from flows.maintenance import enumerate_layouts, regrade
     from starbattle_core.grader import SOLVER_VERSION
     from starbattle_core.layouts import count_layouts
 
     config = write_config(tmp_path, slots=SMALL_SLOTS[:1])
-    assert enumerate_layouts(size=6, stars=1, config_path=config) == count_layouts(6, 1)
+    with tags("manual"):
+        banked = enumerate_layouts(size=6, stars=1, config_path=config, return_state=True)
+    assert banked.result() == count_layouts(6, 1)
     assert enumerate_layouts(size=6, stars=1, config_path=config) == count_layouts(6, 1)  # not stored twice
     daily(date=DAY, config_path=config)
     engine = database(load_settings(config).pipeline.resolved_database_url())
@@ -259,12 +267,20 @@ def test_regrade_restores_missing_paths_and_the_layout_bank_fills(tmp_path: Path
         session.delete(path)  # as if the board had been graded by an older solver only
         session.commit()
         assert sum(layout.uses for layout in session.exec(select(Layout)).all()) == 1
-    assert regrade(config_path=config) == {"solver_version": SOLVER_VERSION, "stale": 1, "regraded": 1}
+    with tags("manual"):
+        regraded = regrade(config_path=config, return_state=True)
+    assert regraded.result() == {"solver_version": SOLVER_VERSION, "stale": 1, "regraded": 1}
     assert regrade(config_path=config)["stale"] == 0
     with Session(engine) as session:
         [path] = session.exec(select(SolvePath)).all()
     assert path.solver_version == SOLVER_VERSION
     assert json.loads(path.steps).keys() == json.loads(steps).keys() and json.loads(path.steps)["steps"]
+    runs = [banked.state_details.flow_run_id, regraded.state_details.flow_run_id]
+    with get_client(sync_client=True) as client:
+        assert [client.read_flow_run(run).tags for run in runs] == [["manual"], ["manual"]]
+        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=runs)))
+    assert len(task_runs) == 3, [task_run.name for task_run in task_runs]  # the bank, its one batch, one regrade batch
+    assert all(task_run.tags == [] for task_run in task_runs), [task_run.tags for task_run in task_runs]
 
 
 def test_an_interrupted_run_leaves_whole_boards_and_the_next_completes_it(
@@ -449,7 +465,7 @@ def test_a_board_published_before_turned_and_relabelled_is_skipped(tmp_path: Pat
 def test_the_cluster_runs_show_on_the_dashboard_with_names_edges_and_logs(tmp_path: Path) -> None:
     """What the dashboard shows of a run on a local Dask cluster, read back through Prefect's client: the run tagged
     as the command line tags it; every stage's task run completed, named after its stage, round and chunk with the
-    slots it carries, untagged (flows/daily.py's `untagged` says why), drawn from the same chunk's stage before it
+    slots it carries, untagged (flows/tasks.py's `untagged` says why), drawn from the same chunk's stage before it
     (its upstream edge), with its log lines; the scheduling tasks after the funnel."""
     from prefect import tags
     from prefect.client.orchestration import get_client

@@ -226,5 +226,5 @@ def test_a_first_cli_daily_says_where_its_boards_are_and_keeps_its_info_logs(tmp
         run_tags = [json.loads(tags) for (tags,) in prefect_db.execute("SELECT tags FROM flow_run")]
         task_tags = [json.loads(tags) for (tags,) in prefect_db.execute("SELECT tags FROM task_run")]
     assert any(level == 20 and "starbattle-easy-six-by-six attempt 0: accepted" in message for level, message in logs)
-    # The run is tagged as a command's run; its task runs are not (flows/daily.py's `untagged` says why).
+    # The run is tagged as a command's run; its task runs are not (flows/tasks.py's `untagged` says why).
     assert run_tags == [["manual"]] and task_tags and all(tags == [] for tags in task_tags), (run_tags, task_tags)
