@@ -5,10 +5,11 @@
 
 Every LinkedIn level in ../shared/data/queens/linkedin.jsonl is named by `designs.design_of` (the first mode that
 fits: mirror, rings, bars, frame, organic) with its parameter: which symmetry, how many ring arcs, how many bars
-and along which lines. The frequencies of the modes and of each mode's parameters are written as they are measured;
-growth.py draws a board's mode and parameters with them. So are the shapes the levels repeat (`repeated`: 4 cells or
-more, congruent turned or mirrored, on 3 levels or more, weighted by their regions) and how many regions a level's
-most repeated shape has (`copies`), for growth.place_repeats. Re-run when design_of or designs.shape_key changes.
+and along which lines, how many of a frame level's queens lie on the edge. The frequencies of the modes and of each
+mode's parameters are written as they are measured; growth.py draws a board's mode and parameters with them. So are
+the shapes the levels repeat (`repeated`: 4 cells or more, congruent turned or mirrored, on 3 levels or more,
+weighted by their regions) and how many regions a level's most repeated shape has (`copies`), for
+growth.place_repeats. Re-run when design_of or designs.shape_key changes.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from starbattle_core.generator.designs import (  # noqa: E402
     MODES,
     SYMMETRIES,
     design_of,
+    edge_queens,
     shape_key,
     shape_text,
 )
@@ -79,6 +81,10 @@ def main() -> None:
     rings = Counter(int(value) for mode, value in named if mode == "rings")
     bars = Counter(abs(int(value)) for mode, value in named if mode == "bars")
     along_rows = sum(int(value) > 0 for mode, value in named if mode == "bars") / max(1, sum(bars.values()))
+    # A frame level's queens on the edge, from its solution: LinkedIn frames few (a uniform 9x9 layout has 4 there
+    # 63% of the time, its frame levels 11%), so frame boards draw their layouts with these counts.
+    frames = [level for level, (mode, _) in zip(levels, named, strict=True) if mode == "frame"]
+    framed = Counter(edge_queens(level.solution, level.size) for level in frames if level.solution is not None)
     fitted = {
         "fitted_by": "bench/fit_designs.py",
         "levels": len(levels),
@@ -87,11 +93,12 @@ def main() -> None:
         "rings": shares(rings, sorted(rings)),
         "bars": shares(bars, sorted(bars)),
         "bars_along_rows": round(along_rows, 4),
+        "frame_edge_queens": shares(framed, sorted(framed)),
     }
     repeated = repeats(levels)
     fitted.update(repeated)
     print(f"{len(levels)} LinkedIn levels")
-    for key in ("modes", "symmetries", "rings", "bars", "bars_along_rows", "copies"):
+    for key in ("modes", "symmetries", "rings", "bars", "bars_along_rows", "frame_edge_queens", "copies"):
         print(f"  {key}: {fitted[key]}")
     print(f"  repeated: {len(repeated['repeated'])} shapes, most: {list(repeated['repeated'].items())[:4]}")
     if not args.check:

@@ -26,6 +26,7 @@ from starbattle_core.generator.designs import (
     SYMMETRIES,
     cut_ring,
     design_of,
+    edge_queens,
     figure_share,
     load_designs,
     mirror_cell,
@@ -59,7 +60,7 @@ from starbattle_core.generator.shaping import (
     stats_of_regions,
 )
 from starbattle_core.generator.symmetry import grow_mirrored, symmetric_layouts
-from starbattle_core.layouts import layout_to_cells, sample_layouts
+from starbattle_core.layouts import cells_to_layout, layout_problem, layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle, is_connected
 
 
@@ -88,9 +89,11 @@ def test_every_mode_grows_one_connected_region_per_queen(size: int, seed: int, m
     assert growth.mode == mode
     if growth.regions is None:
         return
-    # A mirror board in a half turn or a diagonal draws queens that are their own image; any other keeps the layout.
+    # A mirror board in a half turn or a diagonal draws queens that are their own image, a frame queens with few on
+    # the edge (frame_layout); any other keeps the layout.
     own = {queens for name in SYMMETRIES for queens in symmetric_layouts(size, name)} if mode == "mirror" else set()
-    assert growth.layout == layout or growth.layout in own
+    assert growth.layout == layout or growth.layout in own or mode == "frame"
+    assert growth.layout is not None and layout_problem(cells_to_layout(growth.layout, size), 1) == ""
     assert_one_queen_per_connected_region(growth.regions, size, growth.layout)
     if band == "hard":
         assert min(m.bit_count() for m in Puzzle(size, 1, growth.regions, "queens").region_masks) >= 3
@@ -210,6 +213,24 @@ def test_rings_bars_and_frames_look_drawn_in_their_mode() -> None:
     assert named["bars"]["bars"] >= 15, named
     assert named["frame"]["frame"] >= 10, named
     assert named["frame"]["frame"] > 3 * named["frame"]["mirror"], named
+
+
+def test_frames_draw_their_queens_on_the_edge_as_linkedins_frames_have_them() -> None:
+    """A frame board's layout has as many queens on the edge as LinkedIn's frame levels (designs.json: two 39%,
+    three 56%, four 6%), where the layouts the sample stage draws have four there 63% of the time on 9x9; every other
+    mode keeps the layout it is given."""
+    fitted = load_designs().frame_edge_queens
+    given = Counter(edge_queens(queens(9, seed), 9) for seed in range(300))
+    drawn = Counter()
+    for seed in range(300):
+        growth = grow_queens_regions(9, queens(9, seed), random.Random(seed), band="medium", mode="frame")
+        if growth.regions is not None:  # a growth that fails carries no layout
+            drawn[edge_queens(growth.layout, 9)] += 1
+    assert given[4] >= 150 and drawn.total() >= 250, (given, drawn)  # the uniform layouts: mostly four on the edge
+    for count in (2, 3, 4):
+        assert abs(drawn[count] / drawn.total() - fitted[count]) <= 0.07, (drawn, fitted)
+    organic = grow_queens_regions(9, queens(9, 5), random.Random(5), band="medium", mode="organic")
+    assert organic.layout == queens(9, 5)
 
 
 def test_a_ring_is_cut_into_one_arc_per_queen() -> None:
@@ -468,6 +489,11 @@ def test_the_designs_file_is_what_fit_designs_measures() -> None:
     regions = Counter()
     for group in groups:
         regions.update({key: times for key, times in group.items() if times >= 2})
+    frames = [level for level in levels if design_of(level)[0] == "frame" and level.solution is not None]
+    framed = Counter(edge_queens(level.solution, level.size) for level in frames if level.solution is not None)
+    assert len(frames) == 90 and stored["frame_edge_queens"] == {
+        str(k): round(n / len(frames), 4) for k, n in sorted(framed.items())
+    }
     ell = shape_key(sum(1 << cell for cell in (0, 9, 18, 19)), 9)  # three down, one across: the most repeated
     assert next(iter(stored["repeated"])) == " ".join(f"{r},{c}" for r, c in ell)
     assert set(stored["repeated"]) <= {" ".join(f"{r},{c}" for r, c in key) for key in regions}

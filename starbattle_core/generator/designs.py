@@ -57,6 +57,8 @@ class Designs:
     # how many regions the largest repeated shape of a level has.
     repeated: dict[Shape, float]
     copies: dict[int, float]
+    # How many of a frame level's queens lie on the board's edge (`edge_queens`): each is an arc of the frame.
+    frame_edge_queens: dict[int, float]
 
 
 @lru_cache(maxsize=2)
@@ -71,6 +73,7 @@ def load_designs(path: Path = DESIGNS_FILE) -> Designs:
         bars_along_rows=float(data["bars_along_rows"]),
         repeated={shape_from_text(k): float(v) for k, v in data["repeated"].items()},
         copies={int(k): float(v) for k, v in data["copies"].items()},
+        frame_edge_queens={int(k): float(v) for k, v in data["frame_edge_queens"].items()},
     )
 
 
@@ -128,6 +131,11 @@ def depth(cell: int, size: int) -> int:
     """How many rings in from the board's edge a cell lies (0: on the edge)."""
     row, col = divmod(cell, size)
     return min(row, col, size - 1 - row, size - 1 - col)
+
+
+def edge_queens(queens: Cells, size: int) -> int:
+    """How many of the queens lie on the board's edge (the outermost ring)."""
+    return sum(1 for cell in cell_list(queens) if depth(cell, size) == 0)
 
 
 def ring_cells(size: int, level: int) -> list[int]:

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import GeneratorConfig, Slot
-from .designs import Shape, bar_through, cut_ring, load_designs, orientations, pick, ring_cells
+from .designs import Shape, bar_through, cut_ring, edge_queens, load_designs, orientations, pick, ring_cells
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
 from .shaping import kind_key, shape_model, shape_towards
@@ -384,6 +385,25 @@ def place_centrepiece(
 
 FRAME_INNER_COMPACTNESS = 1.0
 MIRROR_FALLBACK_PULL = 10
+# Uniform layouts drawn to find one with a frame's queens on the edge: two on the edge is 2% of 9x9 layouts, so 256
+# find one 99% of the time (3.5 ms).
+FRAME_LAYOUT_DRAWS = 256
+
+
+def frame_layout(size: int, queens: Cells, rng: random.Random) -> Cells:
+    """The queens of a frame board: LinkedIn's frames are drawn around layouts with few queens on the edge, each of
+    them an arc of the frame, the others the small regions inside (of its frame levels 39% have two on the edge, 56%
+    three and 6% four; of uniform 9x9 layouts 2%, 35% and 63%). The count is drawn with the levels' frequencies
+    (designs.json) and the first of FRAME_LAYOUT_DRAWS uniform layouts with it is taken; `queens` when it has that
+    count already, or when no draw does."""
+    want = int(pick(load_designs().frame_edge_queens, rng))
+    if edge_queens(queens, size) == want:
+        return queens
+    for rows in sample_layouts(size, 1, FRAME_LAYOUT_DRAWS, rng.getrandbits(63)):
+        drawn = layout_to_cells(rows)
+        if edge_queens(drawn, size) == want:
+            return drawn
+    return queens
 
 
 def draw_mode(rng: random.Random, config: GeneratorConfig) -> str:
@@ -449,14 +469,15 @@ def grow_queens_regions(
     First the board's design mode (designs.py; `mode` forces one): mirror grows the map in symmetric pairs
     (symmetry.py; in a half turn or a diagonal around queens of its own that are their own image, which it returns
     as `Growth.layout`; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
-    rings, bars and frame draw their regions first. On `queens_centrepiece_share` of the boards but bar maps, a
-    large symmetric figure is placed whole around one queen (place_centrepiece), and on `queens_repeat_share` one
-    of LinkedIn's repeated shapes several times (place_repeats). Then some regions are motifs placed whole around
-    their queen (bars, rectangles, crosses, ells, open frames and closed rings; one kind a board) and do not grow;
-    one region is the background with a large appetite (frame: the edge's regions); the rest grow with mixed
-    appetites, preferring cells that carry a straight arm on. Single-cell regions are planted only on easy boards, on
-    `queens_single_cell_share` of them; above easy every region has at least 3 cells (None otherwise). Last, one-cell
-    moves towards the symmetry the map follows best.
+    a frame takes queens with as many on the edge as LinkedIn's frames have (frame_layout, also returned as
+    `Growth.layout`); rings, bars and frame draw their regions first. On `queens_centrepiece_share` of the boards
+    but bar maps, a large symmetric figure is placed whole around one queen (place_centrepiece), and on
+    `queens_repeat_share` one of LinkedIn's repeated shapes several times (place_repeats). Then some regions are
+    motifs placed whole around their queen (bars, rectangles, crosses, ells, open frames and closed rings; one kind a
+    board) and do not grow; one region is the background with a large appetite (frame: the edge's regions); the rest
+    grow with mixed appetites, preferring cells that carry a straight arm on. Single-cell regions are planted only on
+    easy boards, on `queens_single_cell_share` of them; above easy every region has at least 3 cells (None
+    otherwise). Last, one-cell moves towards the symmetry the map follows best.
     """
     config = config or GeneratorConfig()
     mode = mode or draw_mode(rng, config)
@@ -470,6 +491,9 @@ def grow_queens_regions(
     own = symmetric_layouts(size, symmetry) if symmetry is not None else ()
     if own:  # queens that are their own image, so that the map can stay exact through repair
         queens = rng.choice(own)
+        seeds = cell_list(queens)
+    if mode == "frame":
+        queens = frame_layout(size, queens, rng)
         seeds = cell_list(queens)
     # Boards differ from each other as LinkedIn's do: how big the background gets and how far the map is pulled
     # towards symmetry are drawn per board.
