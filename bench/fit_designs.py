@@ -82,7 +82,7 @@ def main() -> None:
     bars = Counter(abs(int(value)) for mode, value in named if mode == "bars")
     along_rows = sum(int(value) > 0 for mode, value in named if mode == "bars") / max(1, sum(bars.values()))
     # A frame level's queens on the edge, from its solution: LinkedIn frames few (a uniform 9x9 layout has 4 there
-    # 63% of the time, its frame levels 11%), so frame boards draw their layouts with these counts.
+    # 63% of the time, its frame levels 6%), so frame boards draw their layouts with these counts.
     frames = [level for level, (mode, _) in zip(levels, named, strict=True) if mode == "frame"]
     framed = Counter(edge_queens(level.solution, level.size) for level in frames if level.solution is not None)
     fitted = {
