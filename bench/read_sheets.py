@@ -51,10 +51,12 @@ def read_key(path: Path) -> tuple[int, set[int], dict[int, str]]:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         fail(f"{path}: {error.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file (UTF-8)")
     key = re.search(r"^key: generated are ([\d, ]+)$", text, re.MULTILINE)
-    if key is None:
+    generated = {int(n) for n in re.findall(r"\d+", key.group(1))} if key else set()
+    if not generated:
         fail(f"{path}: no 'key: generated are ...' line (the output of contact_sheet.py --blind)")
-    generated = {int(n) for n in key.group(1).split(",")}
     drawn_line = re.search(r"^drawn as: (.+)$", text, re.MULTILINE)
     drawn = {int(n): mode for n, mode in re.findall(r"(\d+) (\w+)", drawn_line.group(1))} if drawn_line else {}
     return 2 * len(generated), generated, drawn

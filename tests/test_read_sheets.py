@@ -59,6 +59,7 @@ def test_a_reader_s_picks_are_scored_by_sheet_by_mode_and_against_chance(tmp_pat
         ("key: generated are 1, 4\n", "1, 9", "a reader picks 2 different boards numbered 1 to 4, not '1, 9'"),
         ("key: generated are 1, 4\n", "one, two", "picks must be board numbers, not 'one, two'"),
         ("wrote s.png\n", "1, 2", "no 'key: generated are ...' line (the output of contact_sheet.py --blind)"),
+        ("key: generated are , \n", "", "no 'key: generated are ...' line (the output of contact_sheet.py --blind)"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(tmp_path: Path, key: str, picks: str, message: str) -> None:
@@ -67,3 +68,11 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, key: str, picks: str
     done = run("--sheet", str(sheet), picks)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"error: {sheet}: {message}\n"
+
+
+def test_a_missing_or_binary_key_file_is_one_line_and_status_2(tmp_path: Path) -> None:
+    binary = tmp_path / "sheet.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    for path, message in ((tmp_path / "none.txt", "No such file or directory"), (binary, "not a text file (UTF-8)")):
+        done = run("--sheet", str(path), "1")
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {message}\n")
