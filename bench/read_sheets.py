@@ -76,22 +76,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sheet", nargs=2, action="append", required=True, metavar=("KEY_FILE", "PICKS"))
     args = parser.parse_args()
-    total = found = 0
-    by_mode: Counter[str] = Counter()
-    picked_by_mode: Counter[str] = Counter()
-    sizes = []
+    read = []  # every sheet read and checked before anything is printed
     for key_file, pick_text in args.sheet:
         boards, generated, drawn = read_key(Path(key_file))
-        picks = read_picks(pick_text, boards, len(generated), key_file)
-        hits = len(picks & generated)
-        print(f"{key_file}: {hits} of {len(generated)}")
-        found += hits
+        read.append((key_file, boards, generated, drawn, read_picks(pick_text, boards, len(generated), key_file)))
+    found = total = 0
+    by_mode: Counter[str] = Counter()
+    picked_by_mode: Counter[str] = Counter()
+    for key_file, _, generated, drawn, picks in read:
+        print(f"{key_file}: {len(picks & generated)} of {len(generated)}")
+        found += len(picks & generated)
         total += len(generated)
-        sizes.append((boards, len(generated)))
         for number, mode in drawn.items():
             by_mode[mode] += 1
             picked_by_mode[mode] += number in picks
-    chance = sum(found_by_chance(sizes)[found:])
+    chance = sum(found_by_chance([(boards, len(generated)) for _, boards, generated, _, _ in read])[found:])
     print(f"total {found} of {total}; by chance this many or more: {chance:.4f} (one time in {1 / chance:.0f})")
     if by_mode:
         print("by mode drawn: " + ", ".join(f"{m} {picked_by_mode[m]} of {n}" for m, n in by_mode.most_common()))

@@ -73,6 +73,9 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, key: str, picks: str
 def test_a_missing_or_binary_key_file_is_one_line_and_status_2(tmp_path: Path) -> None:
     binary = tmp_path / "sheet.png"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    good = tmp_path / "good.txt"
+    good.write_text("key: generated are 1, 4\n")
     for path, message in ((tmp_path / "none.txt", "No such file or directory"), (binary, "not a text file (UTF-8)")):
-        done = run("--sheet", str(path), "1")
+        # after a good sheet: nothing is printed of it either
+        done = run("--sheet", str(good), "1, 4", "--sheet", str(path), "1")
         assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {message}\n")
