@@ -22,6 +22,8 @@ from math import comb
 from pathlib import Path
 from typing import NoReturn
 
+import numpy as np
+
 
 def fail(message: str) -> NoReturn:
     print(f"error: {message}", file=sys.stderr)
@@ -31,18 +33,11 @@ def fail(message: str) -> NoReturn:
 def found_by_chance(sheets: list[tuple[int, int]]) -> list[float]:
     """The law of how many generated boards random picks find over `sheets`, each (boards, generated on it), a reader
     picking as many as are generated: entry k is the chance of exactly k."""
-    law = [1.0]
+    law = np.ones(1)
     for boards, generated in sheets:
-        one = [
-            comb(generated, k) * comb(boards - generated, generated - k) / comb(boards, generated)
-            for k in range(generated + 1)
-        ]
-        summed = [0.0] * (len(law) + generated)
-        for i, p in enumerate(law):
-            for k, q in enumerate(one):
-                summed[i + k] += p * q
-        law = summed
-    return law
+        one = [comb(generated, k) * comb(boards - generated, generated - k) for k in range(generated + 1)]
+        law = np.convolve(law, np.array(one, dtype=float) / comb(boards, generated))  # the law of a sum
+    return [float(p) for p in law]
 
 
 def read_key(path: Path) -> tuple[int, set[int], dict[int, str]]:
@@ -84,8 +79,9 @@ def main() -> None:
     by_mode: Counter[str] = Counter()
     picked_by_mode: Counter[str] = Counter()
     for key_file, _, generated, drawn, picks in read:
-        print(f"{key_file}: {len(picks & generated)} of {len(generated)}")
-        found += len(picks & generated)
+        hits = len(picks & generated)
+        print(f"{key_file}: {hits} of {len(generated)}")
+        found += hits
         total += len(generated)
         for number, mode in drawn.items():
             by_mode[mode] += 1
