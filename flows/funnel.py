@@ -15,6 +15,7 @@ waits in short steps and takes a Ctrl-C or SIGTERM there (flows/stop_request.py)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -22,11 +23,12 @@ from prefect.futures import PrefectWrappedFuture
 
 from flows.policy import SlotWork, take_round
 from flows.settings import Settings
-from flows.stop_request import CHECK_SECONDS, safe_point, stops_at_safe_points
+from flows.stop_request import safe_point, stops_at_safe_points
 from flows.tasks import STAGE_TASKS
 from starbattle_core.generator.funnel import Batch, join_batches, split_batch
 from starbattle_core.generator.run import next_batch, settle
 
+POLL_SECONDS = 0.05  # how often a round's waiting looks at its chunks and for a stop: well within CHECK_SECONDS
 Part = tuple[int, Batch]  # a batch (or a part of one) and the index of its slot's work in the run
 
 
@@ -103,8 +105,15 @@ def submit_chain(
 
 
 def wait_for_all(futures: Sequence[PrefectWrappedFuture[Any, Any]]) -> None:
-    """Return once every future has ended; a stop asked for meanwhile is taken within CHECK_SECONDS."""
-    for future in futures:
+    """Return once every future has ended; a stop asked for meanwhile is taken within CHECK_SECONDS.
+
+    It looks at each future's `done()` between short sleeps instead of waiting on it with a timeout, and names a
+    chunk that Dask cancelled (its connection to the scheduler lost, say): distributed's `result()` of a cancelled
+    future, with or without a timeout, fails with an UnboundLocalError of its own (dask/distributed#8514), which is
+    what a run stopped by it said."""
+    for number, future in enumerate(futures, 1):
         while not future.wrapped_future.done():
-            future.wait(CHECK_SECONDS)
+            time.sleep(POLL_SECONDS)
             safe_point()
+        if future.wrapped_future.cancelled():
+            raise RuntimeError(f"the task runner cancelled chunk {number} of {len(futures)} of this round")

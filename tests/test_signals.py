@@ -85,7 +85,11 @@ def test_a_stopped_run_ends_with_one_line_and_leaves_nothing_behind(slow_run, co
     try:
         deadline = time.monotonic() + START_SECONDS
         while not (published(db) and len(workers_of(cli.pid)) == 2):
-            assert cli.poll() is None, cli.communicate()
+            if cli.poll() is not None:  # the whole of what it said: pytest would cut a long assertion message
+                out, err = cli.communicate()
+                pytest.fail(
+                    f"the run ended with status {cli.returncode} before the signal:\n{out[-3000:]}\n{err[-8000:]}"
+                )
             if time.monotonic() > deadline:
                 state = f"{published(db)} boards published, {len(workers_of(cli.pid))} workers"
                 cli.send_signal(signal.SIGUSR1)  # the CLI prints its threads' stacks: what the run waits for

@@ -66,8 +66,16 @@ class NeverDone:
     def __init__(self) -> None:
         self.wrapped_future: Future[Any] = Future()
 
-    def wait(self, timeout: float | None = None) -> None:
-        time.sleep(timeout or 0)
+
+class Cancelled:
+    """A Prefect future whose task run the task runner cancelled (as Dask does when its scheduler is lost)."""
+
+    def __init__(self) -> None:
+        self.wrapped_future: Future[Any] = Future()
+        self.wrapped_future.cancel()
+
+    def result(self) -> Any:
+        raise AssertionError("a cancelled chunk's result is never asked for")
 
 
 class StandInRunner:
@@ -161,6 +169,18 @@ def test_a_funnel_waiting_for_its_stages_takes_a_stop_within_its_check_interval(
     assert 1 <= len(runner.submitted) <= 6 and _raised_in(stopped.value) == "safe_point"
     assert app._stopped_by == [signal.SIGINT]
     assert took < 1.0 + CHECK_SECONDS  # loose: a loaded machine delays this thread
+
+
+def test_a_chunk_the_task_runner_cancelled_fails_the_round_with_its_name() -> None:
+    """Not distributed's own UnboundLocalError from the result of a cancelled future (dask/distributed#8514)."""
+    settings, works = _works(1)
+
+    class CancellingRunner:
+        def submit(self, _task: Any, **_parameters: Any) -> Cancelled:
+            return Cancelled()
+
+    with pytest.raises(RuntimeError, match=r"^the task runner cancelled chunk 1 of 1 of this round$"):
+        run_rounds(settings, CancellingRunner(), 1, works, publish=lambda: None)
 
 
 @pytest.mark.usefixtures("cli_handler")
