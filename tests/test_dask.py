@@ -1,10 +1,11 @@
 """Generation on a Dask cluster gives the boards this machine gives.
 
 A real `distributed.LocalCluster` (two worker processes, TCP on loopback) stands in for `dask scheduler` plus
-`dask worker` on other machines. The same backfill runs three ways, each a `starbattle backfill` process of its own
-against a fresh database: in-process and on the external cluster over SQLite, and on the external cluster over a
-real PostgreSQL server. `starbattle export` must print the same bytes. (A run's own local cluster is the same
-runner: test_flows.py checks its boards against in-process ones.)
+`dask worker` on other machines. The same backfill runs twice, each a `starbattle backfill` process of its own
+against a fresh database: in-process over SQLite, and on the external cluster over a real PostgreSQL server (the
+multi-machine case). `starbattle export` must print the same bytes. (A run's own local cluster is the same runner:
+test_flows.py checks its boards against in-process ones. The config key `pipeline.dask_address` sets the same
+address the option does: `test_the_config_key_and_the_option_name_one_cluster`.)
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def exports(config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytes
     return printed
 
 
-def test_a_backfill_on_the_cluster_the_pool_and_in_process_exports_the_same_bytes(
+def test_a_backfill_on_the_cluster_and_in_process_exports_the_same_bytes(
     tmp_path: Path,
     prefect_api: str,
     postgres_url: str,
@@ -62,24 +63,17 @@ def test_a_backfill_on_the_cluster_the_pool_and_in_process_exports_the_same_byte
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Three backfills, each a process against a fresh database: on SQLite in-process and on the external cluster
-    (its address as the option), and on the external cluster over PostgreSQL (its address as the config's key): the
-    multi-machine case. Every export must be the in-process SQLite one, byte for byte."""
-    runs = {
-        "in-process": ("sqlite", {"workers": 1}),
-        "dask": ("sqlite", {"workers": 1}),
-        "dask-postgresql": ("postgresql", {"workers": 1, "dask_address": cluster}),
-    }
+    """Two backfills, each a process against a fresh database: on SQLite in-process, and on the external cluster
+    (its address as the option) over PostgreSQL. The cluster's export must be the in-process one, byte for byte."""
     printed = {}
-    for name, (backend, pipeline) in runs.items():
-        if backend == "postgresql":
-            url = fresh_database(postgres_url)
-        else:
-            url = f"sqlite:///{tmp_path / name / 'starbattle.db'}"
+    for name in ("in-process", "dask-postgresql"):
         argv = ["backfill", "--start", DATES[0], "--end", DATES[-1]]
-        if name == "dask":
+        if name == "in-process":
+            url = f"sqlite:///{tmp_path / name / 'starbattle.db'}"
+        else:
+            url = fresh_database(postgres_url)
             argv += ["--dask", cluster]
-        config = write_config(tmp_path / name, url, **pipeline)
+        config = write_config(tmp_path / name, url, workers=1)
         before = executed_per_worker(cluster)
         code, out, err = finished(starbattle(config, prefect_api, *argv))
         assert code == 0, f"{name}: {out[-2000:]}\n{err[-3000:]}"
@@ -96,8 +90,7 @@ def test_a_backfill_on_the_cluster_the_pool_and_in_process_exports_the_same_byte
     for date in DATES:
         boards = [json.loads(line) for line in printed["in-process"][date].splitlines()]
         assert [board["slot"] for board in boards] == [slot["name"] for slot in SMALL_SLOTS]
-        for name in ("dask", "dask-postgresql"):
-            assert printed[name][date] == printed["in-process"][date], name
+        assert printed["dask-postgresql"][date] == printed["in-process"][date]
 
 
 @pytest.mark.parametrize(
@@ -159,3 +152,19 @@ def test_a_runs_own_cluster_keeps_quiet_about_losing_its_scheduler() -> None:
     with started(PipelineConfig(workers=2)) as runner:
         seen = runner.client.run(verdicts)
     assert len(seen) == 2 and set(seen.values()) == {(False, True)}
+
+
+def test_the_config_key_and_the_option_name_one_cluster(cluster: str) -> None:
+    """The address as `pipeline.dask_address` and as `--dask` (the flows' `dask_address`, over the config's) give
+    the same runner: the backfill above runs by the option only."""
+    from prefect_dask import DaskTaskRunner
+
+    from flows.cluster import generation_runner, on_cluster
+    from flows.settings import PipelineConfig, Settings
+
+    by_key = Settings(pipeline=PipelineConfig(workers=1, dask_address=cluster))
+    by_option = on_cluster(Settings(pipeline=PipelineConfig(workers=1, dask_address="tcp://127.0.0.1:1")), cluster)
+    for settings in (by_key, by_option):
+        runner = generation_runner(settings.pipeline)
+        assert isinstance(runner, DaskTaskRunner) and runner.address == cluster
+    assert on_cluster(by_key, None) is by_key

@@ -33,8 +33,6 @@ from served_pipeline import (
     shell_env,
 )
 
-from flows.server import healthy
-
 pytestmark = pytest.mark.flow
 
 
@@ -124,72 +122,6 @@ def test_the_readme_backfill_command_runs_the_served_backfill(served: Served) ->
     run = served.shell(f"{api_line()}\n{command}")
     assert run.returncode == 0, f"{command}\n{run.stdout}\n{run.stderr}\n{served.why()}"
     check_day(f"sqlite:///{served.folder / 'inline.db'}", dt.date(2026, 11, 1))
-
-
-@pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_home: Callable[[Path], Path]) -> Iterator[Served]:
-    """The other way to run the pipeline, as docs/pipeline.md says: a Prefect server, the work pool, `prefect deploy
-    --all` from the project folder, and a process worker with the test's config."""
-    folder = tmp_path_factory.mktemp("worker")
-    migrated_prefect_home(folder / "prefect")
-    port = free_port()
-    # In-process generation: this fixture's subject is the pool and the deployment (the served fixture above runs
-    # the same flow file on a local cluster).
-    config = served_config(folder, port, workers=1, name="pool")
-    env = shell_env(folder)
-    env["PREFECT_HOME"] = str(folder / "prefect")
-    env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
-    log = folder / "worker.log"
-    processes: list[subprocess.Popen[bytes]] = []
-    with open(log, "wb") as out:
-        command = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
-        processes.append(
-            subprocess.Popen(command, env=env, cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        )
-    served = Served(folder, port, processes[0], log)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not healthy(f"http://127.0.0.1:{port}/api"):
-            assert processes[0].poll() is None, f"the server stopped:\n{served.why()}"
-            assert time.monotonic() < deadline, f"the server did not start:\n{served.why()}"
-            time.sleep(2)
-        for pattern in (r"^\s*uv run prefect work-pool create starbattle", r"^\s*uv run prefect deploy --all"):
-            line = doc_line(pattern, "docs/pipeline.md")
-            done = subprocess.run(
-                ["bash", "-c", f"{api_line()}\n{line}".replace("4200", str(port))],
-                env=env,
-                cwd=REPO,  # prefect deploy reads prefect.yaml from the project folder
-                capture_output=True,
-                text=True,
-                timeout=300,
-                check=False,
-            )
-            assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
-        worker_env = {**env, "STARBATTLE_CONFIG": str(config)}
-        line = doc_line(r"^\s*uv run prefect worker start --pool starbattle", "docs/pipeline.md")
-        with open(log, "ab") as out:
-            processes.append(
-                subprocess.Popen(
-                    ["bash", "-c", f"{api_line()}\nexec {line}".replace("4200", str(port))],
-                    env=worker_env,
-                    cwd=REPO,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            )
-        yield served
-    finally:
-        for process in reversed(processes):
-            stop(process)
-
-
-def test_a_deployed_nightly_run_on_the_work_pool_fills_its_date(worker: Served) -> None:
-    run = worker.shell(f"{api_line()}\nuv run prefect deployment run 'daily/nightly' -p date=2026-11-27 --watch")
-    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{worker.why()}"
-    check_day(f"sqlite:///{worker.folder / 'pool.db'}", dt.date(2026, 11, 27))
-    listed = worker.shell(f"{api_line()}\nuv run prefect automation ls", timeout=120)
-    assert "nightly-overdue" in listed.stdout, listed.stdout + listed.stderr
 
 
 def test_a_first_cli_daily_says_where_its_boards_are_and_keeps_its_info_logs(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """Several Prefect workers on one work pool, the way the README says to run them: a fresh Prefect server and home,
 the pool and `prefect deploy --all` from the project folder, then two `prefect worker start --pool starbattle`
 processes (each taking one flow run at a time). Three backfill runs on distinct dates are triggered through
-Prefect's client; each worker must have run some of them (its own log says which), every run must complete, and the
-shared database must hold exactly one board per date and slot.
+Prefect's client, then the nightly from a plain shell's `prefect deployment run`; each worker must have run some of
+them (its own log says which), every run must complete, the shared database must hold exactly one board per date
+and slot, and the deploy must have created the nightly's overdue automation.
 
 Slow to start (a Prefect server, a deployment, two workers, a subprocess per flow run: 2-4 minutes on a loaded
 2-core machine; 292 s measured under load), so the pipeline's own work is kept tiny: three small slots, one date a
@@ -41,6 +42,7 @@ from starbattle_store.db import open_database
 pytestmark = [pytest.mark.flow, pytest.mark.slow]  # minutes: see the module docstring
 
 DATES = [dt.date(2026, 10, 1), dt.date(2026, 10, 2), dt.date(2026, 10, 3)]
+NIGHTLY = dt.date(2026, 11, 27)
 WORKERS = ("worker-a", "worker-b")
 
 
@@ -130,16 +132,28 @@ def test_two_workers_share_the_pool_s_runs(tmp_path: Path, migrated_prefect_home
             assert time.monotonic() < deadline, "the workers did not come online"
             time.sleep(2)
         finished = asyncio.run(_trigger_and_wait(api))
+        said = {}
+        for command in (
+            f"uv run prefect deployment run 'daily/nightly' -p date={NIGHTLY} --watch",
+            "uv run prefect automation ls",
+        ):
+            shell = _sh(env, port, command, REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            said[command], _ = shell.communicate(timeout=RUN_TIMEOUT)
+            assert shell.returncode == 0, said[command]
     finally:
         for process in reversed(processes):
             stop(process)
     texts = {name: logs[name].read_text(errors="replace") for name in WORKERS}
     assert [state for _, state in finished] == ["COMPLETED"] * len(DATES), (finished, texts)
+    nightly, listed = said.values()
+    assert "nightly-overdue" in listed, listed
+    [nightly_run] = re.findall(r"UUID: ([0-9a-f-]{36})", nightly)
     # Both workers may see a scheduled run and submit it; the server lets one take it and aborts the other's.
     taken = {name: _runs_taken(texts[name]) for name in WORKERS}
     assert all(taken.values()), taken  # each worker ran at least one of the runs
-    assert set.union(*taken.values()) == {run for run, _ in finished} and not set.intersection(*taken.values())
+    runs = {run for run, _ in finished} | {nightly_run}
+    assert set.union(*taken.values()) == runs and not set.intersection(*taken.values()), (taken, runs)
     engine = open_database(f"sqlite:///{tmp_path / 'pool.db'}")
-    for day in DATES:
+    for day in [*DATES, NIGHTLY]:
         check_day(f"sqlite:///{tmp_path / 'pool.db'}", day)
         assert len(day_boards(engine, day)) == len(SERVED_SLOTS)
