@@ -108,9 +108,9 @@ def wait_for_all(futures: Sequence[PrefectWrappedFuture[Any, Any]]) -> None:
     """Return once every future has ended; a stop asked for meanwhile is taken within CHECK_SECONDS.
 
     It looks at each future's `done()` between short sleeps instead of waiting on it with a timeout, and names a
-    chunk that Dask cancelled (its connection to the scheduler lost, say): distributed's `result()` of a cancelled
-    future, with or without a timeout, fails with an UnboundLocalError of its own (dask/distributed#8514), which is
-    what a run stopped by it said."""
+    chunk the task runner cancelled (Dask cancels a client's futures when it loses the scheduler, for one): the
+    `result()` of a cancelled Dask future, with or without a timeout, fails with an UnboundLocalError of
+    distributed's own (dask/distributed#8514), which is all a run stopped so said in CI once."""
     for number, future in enumerate(futures, 1):
         while not future.wrapped_future.done():
             time.sleep(POLL_SECONDS)
