@@ -66,7 +66,7 @@ def test_a_backfill_on_the_cluster_and_in_process_exports_the_same_bytes(
     """Two backfills, each a process against a fresh database: on SQLite in-process, and on the external cluster
     (its address as the option) over PostgreSQL. The cluster's export must be the in-process one, byte for byte."""
     printed = {}
-    for name in ("in-process", "dask-postgresql"):
+    for name in ("in-process", "cluster"):
         argv = ["backfill", "--start", DATES[0], "--end", DATES[-1]]
         if name == "in-process":
             url = f"sqlite:///{tmp_path / name / 'starbattle.db'}"
@@ -79,7 +79,7 @@ def test_a_backfill_on_the_cluster_and_in_process_exports_the_same_bytes(
         assert code == 0, f"{name}: {out[-2000:]}\n{err[-3000:]}"
         assert f"{len(DATES) * len(SMALL_SLOTS)} boards published" in out
         ran = {pid: count - before.get(pid, 0) for pid, count in executed_per_worker(cluster).items()}
-        if name.startswith("dask"):
+        if name == "cluster":
             # The generation ran on the cluster, on both of its worker processes: the first round alone is two
             # chunks (one a worker) of the six stage tasks.
             assert len(ran) == 2 and min(ran.values()) >= 1
@@ -90,7 +90,7 @@ def test_a_backfill_on_the_cluster_and_in_process_exports_the_same_bytes(
     for date in DATES:
         boards = [json.loads(line) for line in printed["in-process"][date].splitlines()]
         assert [board["slot"] for board in boards] == [slot["name"] for slot in SMALL_SLOTS]
-        assert printed["dask-postgresql"][date] == printed["in-process"][date]
+        assert printed["cluster"][date] == printed["in-process"][date]
 
 
 @pytest.mark.parametrize(

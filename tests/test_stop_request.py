@@ -67,11 +67,11 @@ class NeverDone:
         self.wrapped_future: Future[Any] = Future()
 
 
-class Cancelled:
+class Cancelled(NeverDone):
     """A Prefect future whose task run the task runner cancelled (as Dask does when its scheduler is lost)."""
 
     def __init__(self) -> None:
-        self.wrapped_future: Future[Any] = Future()
+        super().__init__()
         self.wrapped_future.cancel()
 
     def result(self) -> Any:
