@@ -22,7 +22,17 @@ import numpy as np
 from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import GeneratorConfig, Slot
-from .designs import Shape, bar_through, cut_ring, edge_queens, load_designs, orientations, pick, ring_cells
+from .designs import (
+    Shape,
+    bar_through,
+    cut_ring,
+    design_of,
+    edge_queens,
+    load_designs,
+    orientations,
+    pick,
+    ring_cells,
+)
 from .looks import gives_away, looks_score, smallest_allowed
 from .shape import Grid, cell_list, grid, region_masks
 from .shaping import kind_key, shape_model, shape_towards
@@ -686,7 +696,9 @@ def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorC
     growth attempts (regrowing is far cheaper than repairing and grading a board the looks gate rejects later);
     None when every attempt failed, with `tries` saying how many were made. A Queens candidate draws its design
     mode once and keeps it through the attempts, so the gate cannot tilt the mix of modes towards the ones it
-    passes most."""
+    passes most; a map drawn in a design that reads organic (designs.design_of: a near-mirror short of
+    MIRROR_SHARE, bars that bent) is grown again, or it would be published as an organic board the mix counts as
+    designed."""
     backtracks = 0
     reason = "no attempt"
     mode = draw_mode(rng, config) if slot.game == "queens" else ""
@@ -701,6 +713,8 @@ def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorC
             reason = "a give-away region"
         elif looks_score(puzzle) < config.looks_gate:
             reason = "looks below the gate"
+        elif mode not in ("", "organic") and design_of(puzzle)[0] == "organic":
+            reason = "the design did not hold"
         else:
             return Growth(growth.regions, backtracks, tries=attempt, mode=mode, layout=growth.layout)
     return Growth(None, backtracks, reason, tries=config.growth_looks_tries, mode=mode)
