@@ -170,6 +170,9 @@ class GeneratorConfig(BaseModel):
     # The share of Queens boards (all but bar maps and exact mirror maps) drawn as a picture: one large symmetric
     # figure placed whole around a queen (growth.place_centrepiece), which repair spares like a repeated shape.
     queens_centrepiece_share: float = Field(0.5, ge=0, le=1)
+    # The share of organic Queens boards (9x9 and smaller) drawn by the setter (setter.py): one large symmetric figure
+    # and LinkedIn's shapes placed while counting solutions; growth grows the board when the setter's map has too many.
+    queens_setter_share: float = Field(1.0, ge=0, le=1)
     # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
     queens_mirror_whittle: bool = True
     # ... then one-cell boundary moves tried towards partial symmetry, a number drawn per board from 0 to twice this

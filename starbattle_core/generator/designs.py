@@ -27,15 +27,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..puzzle import Cells, Puzzle
-from .shape import cell_list, grid, region_masks
+from .shape import Shape, cell_list, grid, region_masks
 
 MODES = ("organic", "mirror", "rings", "bars", "frame")
 # The symmetries a map can be drawn with: involutions of the square (a quarter turn is not one: a region and its
 # image's image would differ, so it cannot be grown pairwise).
 SYMMETRIES = ("left_right", "top_bottom", "diagonal", "anti_diagonal", "half_turn")
 DESIGNS_FILE = Path(__file__).with_name("designs.json")
-# A region's shape as (row, column) offsets from its top-left corner.
-Shape = tuple[tuple[int, int], ...]
 
 # A map is drawn in mirror mode when this share of its neighbouring cell pairs agree with its image on "same
 # region or not" (LinkedIn: 2 of 849 levels are exact, 17% reach 0.9).

@@ -34,7 +34,8 @@ from .designs import (
     ring_cells,
 )
 from .looks import gives_away, looks_score, smallest_allowed
-from .shape import Grid, cell_list, grid, region_masks
+from .setter import compose_organic
+from .shape import Grid, cell_list, grid, placements, region_masks
 from .shaping import kind_key, shape_model, shape_towards
 from .symmetry import drawn_appetite, grow_mirrored, symmetric_layouts
 
@@ -305,17 +306,6 @@ MOTIFS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
 }
 
 
-def placements(size: int, queen: int, shape: Shape) -> list[tuple[Cells, int, int]]:
-    """Every placement of `shape` on the board with `queen` on one of its cells: (cells, top row, left column)."""
-    row, col = divmod(queen, size)
-    found = []
-    for dr, dc in shape:  # the queen sits on each of the shape's cells in turn
-        top, left = row - dr, col - dc
-        if all(0 <= top + r < size and 0 <= left + c < size for r, c in shape):
-            found.append((sum(1 << ((top + r) * size + left + c) for r, c in shape), top, left))
-    return found
-
-
 def place_shape(size: int, queen: int, taken: Cells, rng: random.Random, shapes: Iterable[Shape]) -> Cells:
     """A random placement of one of `shapes` that holds `queen` and no cell of `taken` (0 if none fits)."""
     options = [mask for shape in shapes for mask, _, _ in placements(size, queen, shape) if not mask & taken]
@@ -515,6 +505,10 @@ def grow_queens_regions(
         mirrored = grow_mirrored(size, queens, symmetry, rng, config, big, least, plant)
         if mirrored is not None:
             return Growth(tuple(mirrored), 0, mode=mode, layout=queens)
+    if mode == "organic" and not plant and config.queens_setter_share and rng.random() < config.queens_setter_share:
+        set_map = compose_organic(size, queens, rng, least)
+        if set_map is not None:
+            return Growth(tuple(set_map), 0, mode=mode, layout=queens)
     order = rng.sample(range(count), count)
     singles: set[int] = set()
     if plant:

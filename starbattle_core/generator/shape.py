@@ -11,7 +11,10 @@ from __future__ import annotations
 from ..board_tables import Grid, grid
 from ..puzzle import Cells, iter_cells
 
-__all__ = ["Grid", "cell_list", "grid", "region_masks"]
+# A region's shape as (row, column) offsets from its top-left corner.
+Shape = tuple[tuple[int, int], ...]
+
+__all__ = ["Grid", "Shape", "cell_list", "grid", "placements", "region_masks"]
 
 
 def region_masks(regions: list[int] | tuple[int, ...], count: int) -> list[Cells]:
@@ -24,3 +27,17 @@ def region_masks(regions: list[int] | tuple[int, ...], count: int) -> list[Cells
 
 def cell_list(mask: Cells) -> list[int]:
     return list(iter_cells(mask))
+
+
+def placements(size: int, queen: int, shape: Shape) -> list[tuple[Cells, int, int]]:
+    """Every placement of `shape` on the board with `queen` on one of its cells: (cells, top row, left column)."""
+    row, col = divmod(queen, size)
+    height = 1 + max(r for r, _ in shape)
+    width = 1 + max(c for _, c in shape)
+    at_origin = sum(1 << (r * size + c) for r, c in shape)
+    found = []
+    for dr, dc in shape:  # the queen sits on each of the shape's cells in turn
+        top, left = row - dr, col - dc
+        if 0 <= top <= size - height and 0 <= left <= size - width:
+            found.append((at_origin << (top * size + left), top, left))
+    return found

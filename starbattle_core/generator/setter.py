@@ -1,0 +1,254 @@
+"""The setter: an organic Queens map drawn as a LinkedIn setter draws one, shape by shape, counting solutions.
+
+LinkedIn's organic levels that readers never pick out from a sheet are pictures: one large symmetric figure (a
+diamond, a long plus, an H, an arch; a fifth of the board) among shapes a setter draws again and again, on a
+background. Growth cannot keep such a figure: the map it grows has hundreds of solutions, and repair, cutting them
+down one cell move at a time, reshapes the figure (or leaves the board ambiguous when it may not). The setter
+instead keeps the exact set of queen layouts still alive, those with one queen in every region placed so far (every
+layout of the board as bit words, numpy's popcount over them), and places each region where the fewest stay alive:
+first the figure, then LinkedIn's shapes (setter.json, by bench/fit_setter.py) over the other queens, a beam of
+partial maps, the last queen's region whatever is left. A map whose count ends at most FINISH_ALIVE goes to repair as
+any grown map does (it has few solutions to cut, and spares the figure); else None, and growth grows the board.
+
+Pure given its `random.Random`, so a seed fixes the map.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..layouts import layout_bank
+from ..puzzle import Cells
+from .designs import Shape, orientations, shape_from_text
+from .shape import cell_list, grid, placements
+
+SETTER_FILE = Path(__file__).with_name("setter.json")
+# The figures a picture is built around: all symmetric, 13 cells (a sixth of a 9x9 board, as on LinkedIn's organic
+# levels readers never picked: a median 0.21 of the board is their largest symmetric figure, growth's 0.10).
+FIGURES: dict[str, Shape] = {
+    "diamond": tuple((r, c) for r in range(5) for c in range(5) if abs(r - 2) + abs(c - 2) <= 2),
+    "long plus": tuple(sorted({(3, c) for c in range(7)} | {(r, 3) for r in range(7)})),
+    "big aitch": (*((r, 0) for r in range(5)), *((r, 4) for r in range(5)), (2, 1), (2, 2), (2, 3)),
+    "arch": (*((0, c) for c in range(5)), *((r, 0) for r in range(1, 5)), *((r, 4) for r in range(1, 5))),
+}
+# A map with at most this many solutions goes to repair; more, and growth's own map is cheaper to repair.
+FINISH_ALIVE = 12
+# The largest board the setter draws: every 9x9 layout is 47,622 rows of two words; 10x10 has ten times as many.
+LARGEST = 9
+BEAM = 16  # partial maps kept after each region
+TRIES = 5  # placements tried for each partial map and region
+FIGURE_TRIES = 40  # figure placements tried
+QUEENS_TRIED = 4  # queens tried for each partial map and region
+
+
+@lru_cache(maxsize=4)
+def layout_words(size: int) -> np.ndarray:
+    """Every layout of a Queens board (layouts.layout_bank) as its cells in 64-bit words: bit c % 64 of word c // 64
+    holds cell c (row-major, as a Cells mask). Read-only, shared."""
+    bank = layout_bank(size, 1).astype(np.uint64)
+    words = np.zeros((len(bank), (size * size + 63) // 64), dtype=np.uint64)
+    for row in range(size):
+        shift = row * size
+        word, offset = divmod(shift, 64)
+        words[:, word] |= bank[:, row] << np.uint64(offset)
+        if offset + size > 64:  # the row runs on into the next word
+            words[:, word + 1] |= bank[:, row] >> np.uint64(64 - offset)
+    words.setflags(write=False)
+    return words
+
+
+def mask_words(mask: Cells, width: int) -> np.ndarray:
+    return np.array([(mask >> (64 * i)) & ((1 << 64) - 1) for i in range(width)], dtype=np.uint64)
+
+
+def cells_held(words: np.ndarray, mask: Cells) -> np.ndarray:
+    """How many of its queens each layout (a row of `words`) has in `mask`."""
+    held = np.zeros(len(words), dtype=np.uint8)
+    for i, word in enumerate(mask_words(mask, words.shape[1])):
+        if word:
+            held += np.bitwise_count(words[:, i] & word)
+    return held
+
+
+@dataclass(frozen=True)
+class SetterData:
+    """setter.json: LinkedIn's organic shapes by cell count (every image of each, with its weight) and the region
+    sizes of its organic levels by board size (all but the background, smallest first)."""
+
+    shapes: dict[int, tuple[tuple[tuple[Shape, ...], ...], tuple[float, ...]]]
+    profiles: dict[int, tuple[tuple[int, ...], ...]]
+
+
+@lru_cache(maxsize=2)
+def load_setter_data(path: Path = SETTER_FILE) -> SetterData:
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    by_count: dict[int, tuple[list[tuple[Shape, ...]], list[float]]] = {}
+    for text, weight in data["shapes"].items():
+        shape = shape_from_text(text)
+        images, weights = by_count.setdefault(len(shape), ([], []))
+        images.append(orientations(shape))
+        weights.append(float(weight))
+    return SetterData(
+        shapes={count: (tuple(images), tuple(weights)) for count, (images, weights) in sorted(by_count.items())},
+        profiles={int(size): tuple(tuple(row) for row in rows) for size, rows in data["profiles"].items()},
+    )
+
+
+def pieces(free: Cells, size: int) -> list[Cells]:
+    """The 4-connected pieces of `free`."""
+    g = grid(size)
+    found = []
+    while free:
+        piece = g.reach(free & -free, free)
+        found.append(piece)
+        free &= ~piece
+    return found
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A map being set: the region of each queen placed so far, and the layouts still alive (as words)."""
+
+    regions: dict[int, Cells]
+    alive: np.ndarray
+    taken: Cells
+
+
+def no_empty_pocket(free: Cells, waiting: Cells, size: int, least: int) -> bool:
+    """Whether every piece of the free cells holds a queen still waiting for its region, and a piece holding just one
+    has room for a region of `least` cells: else some cells could never join a region."""
+    for piece in pieces(free, size):
+        held = (piece & waiting).bit_count()
+        if held == 0 or (held == 1 and piece.bit_count() < least):
+            return False
+    return True
+
+
+def place(partial: Partial, queen: int, mask: Cells) -> Partial:
+    keep = cells_held(partial.alive, mask) == 1
+    return Partial({**partial.regions, queen: mask}, partial.alive[keep], partial.taken | mask)
+
+
+def options(size: int, queen: int, images: tuple[Shape, ...], blocked: Cells) -> list[Cells]:
+    """Every placement of one of `images` over `queen` that holds no cell of `blocked`."""
+    return [mask for image in images for mask, _, _ in placements(size, queen, image) if not mask & blocked]
+
+
+def draw_options(
+    size: int, queen: int, count: int, least: int, blocked: Cells, rng: random.Random, data: SetterData
+) -> Iterator[Cells]:
+    """Placements over `queen` of LinkedIn's shapes that hold no cell of `blocked`: of `count` cells first (at
+    least `least`), then of the counts nearest it; within a count the shapes in a random order weighted by how often
+    LinkedIn draws them (Efraimidis-Spirakis keys), one random placement of each that fits."""
+    wanted = max(count, least)
+    tried = 0
+    for cells in sorted((c for c in data.shapes if c >= least), key=lambda c: (abs(c - wanted), c)):
+        shapes, weights = data.shapes[cells]
+        keys = [rng.random() ** (1.0 / weight) for weight in weights]
+        for _, index in sorted(zip(keys, range(len(shapes)), strict=True), reverse=True):
+            fits = options(size, queen, shapes[index], blocked)
+            if fits:
+                yield rng.choice(fits)
+            tried += 1
+            if tried == 4 * TRIES:
+                return
+
+
+def compose(
+    size: int,
+    queens: Cells,
+    rng: random.Random,
+    figure: Shape,
+    sizes: list[int],
+    least: int,
+    data: SetterData | None = None,
+) -> tuple[list[int], int] | None:
+    """A map around `queens` (their layout must be a Queens layout): `figure` (any image) over one queen, then one
+    region of each of `sizes` (cell counts, in the order the other queens are set; LinkedIn's shapes of that count,
+    or the nearest count it has) over all but the last queen, whose region is what is left. Each region goes where
+    the fewest layouts stay alive, among the placements tried; a queen alone in a piece of free cells takes the piece.
+    Returns the region of every cell and the map's exact solution count, or None when no map came out whole."""
+    data = data or load_setter_data()
+    g = grid(size)
+    seeds = cell_list(queens)
+    start = Partial({}, layout_words(size), 0)
+    # The figure where it leaves the fewest layouts alive (ties: the first drawn)
+    images = orientations(figure)
+    found = [(queen, mask) for queen in seeds for mask in options(size, queen, images, queens & ~(1 << queen))]
+    if not found:
+        return None
+    found = rng.sample(found, min(FIGURE_TRIES, len(found)))
+    tried = [(place(start, queen, mask), queen) for queen, mask in found]
+    tried = [(p, q) for p, q in tried if no_empty_pocket(g.all_cells & ~p.taken, queens & ~p.taken, size, least)]
+    if not tried:
+        return None
+    first, figure_queen = min(tried, key=lambda item: len(item[0].alive))
+    others = [q for q in seeds if q != figure_queen]
+    background = rng.choice(others)  # its region is what is left at the end
+    beam = [first]
+    for count in sizes:
+        grown: list[tuple[int, float, Partial]] = []
+        for partial in beam:
+            waiting = queens & ~partial.taken
+            free = g.all_cells & ~partial.taken
+            # A queen alone in its piece of free cells takes the piece; else a few queens each try LinkedIn's shapes
+            alone = [(p & waiting, p) for p in pieces(free, size) if (p & waiting).bit_count() == 1]
+            alone = [(q.bit_length() - 1, p) for q, p in alone if q != 1 << background]
+            if alone:
+                tries = [(alone[0][0], iter([alone[0][1]]))]
+            else:
+                setting = [q for q in cell_list(waiting) if q != background]
+                tries = [
+                    (q, draw_options(size, q, count, least, partial.taken | (waiting & ~(1 << q)), rng, data))
+                    for q in rng.sample(setting, min(QUEENS_TRIED, len(setting)))
+                ]
+            for queen, choices in tries:
+                kept = 0
+                for mask in choices:
+                    left = waiting & ~(1 << queen)
+                    if mask.bit_count() < least or not no_empty_pocket(free & ~mask, left, size, least):
+                        continue
+                    after = place(partial, queen, mask)
+                    grown.append((len(after.alive), rng.random(), after))
+                    kept += 1
+                    if kept == TRIES:
+                        break
+        if not grown:
+            return None
+        grown.sort(key=lambda item: item[:2])
+        beam = [partial for _, _, partial in grown[:BEAM]]
+    best = beam[0]
+    rest = g.all_cells & ~best.taken
+    if not rest >> background & 1 or not g.connected(rest) or rest.bit_count() < least:
+        return None
+    done = place(best, background, rest)
+    owner = [0] * (size * size)
+    for index, queen in enumerate(seeds):
+        for cell in cell_list(done.regions[queen]):
+            owner[cell] = index
+    return owner, len(done.alive)
+
+
+def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) -> list[int] | None:
+    """An organic map around `queens` drawn by the setter, or None (growth grows the board instead): one of FIGURES,
+    and the region sizes of one of LinkedIn's organic levels of this size (the figure taking the nearest to its own,
+    the largest left to the background), when the map has at most FINISH_ALIVE solutions."""
+    data = load_setter_data()
+    if size > LARGEST or size not in data.profiles:
+        return None
+    figure = FIGURES[rng.choice(sorted(FIGURES))]
+    sizes = list(rng.choice(data.profiles[size]))
+    sizes.remove(min(sizes, key=lambda s: (abs(s - len(figure)), s)))
+    rng.shuffle(sizes)
+    made = compose(size, queens, rng, figure, sizes, least, data)
+    if made is None or made[1] > FINISH_ALIVE:
+        return None
+    return made[0]

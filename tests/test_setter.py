@@ -1,0 +1,153 @@
+"""The setter (generator/setter.py): its layout words and counts against brute force, its maps, its data file, and
+how growth calls it."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from brute_force import all_layouts, brute_force_solutions
+from conftest import shared_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from starbattle_core.counter import count_solutions
+from starbattle_core.formats import read_jsonl
+from starbattle_core.generator import GeneratorConfig, growth
+from starbattle_core.generator.designs import design_of, orientations, shape_key, shape_text
+from starbattle_core.generator.setter import (
+    FIGURES,
+    FINISH_ALIVE,
+    SETTER_FILE,
+    cells_held,
+    compose,
+    compose_organic,
+    layout_words,
+    load_setter_data,
+)
+from starbattle_core.generator.shape import grid, region_masks
+from starbattle_core.layouts import layout_to_cells, sample_layouts
+from starbattle_core.puzzle import Puzzle
+
+
+def as_ints(words) -> list[int]:
+    return [sum(int(word) << (64 * i) for i, word in enumerate(row)) for row in words]
+
+
+@pytest.mark.parametrize("size", [6, 7, 8, 9])
+def test_layout_words_are_every_layout_once(size: int) -> None:
+    expected = {sum(1 << (r * size + c) for r, c in layout) for layout in all_layouts(size, 1)}
+    found = as_ints(layout_words(size))
+    assert len(found) == len(set(found)) == len(expected)
+    assert set(found) == expected
+
+
+def test_cells_held_counts_queens_in_a_mask() -> None:
+    words = layout_words(9)
+    layouts = as_ints(words)
+    rng = random.Random(5)
+    for _ in range(20):
+        mask = rng.getrandbits(81)
+        held = cells_held(words, mask)
+        assert [int(h) for h in held[:500]] == [(layout & mask).bit_count() for layout in layouts[:500]]
+
+
+def check_map(owner: list[int], size: int, queens: int, least: int) -> list[int]:
+    """The map is whole: one 4-connected region per queen with that queen, each of `least` cells or more; returns
+    the region masks."""
+    masks = region_masks(owner, size)
+    g = grid(size)
+    assert sorted((mask & queens).bit_count() for mask in masks) == [1] * size
+    assert all(g.connected(mask) and mask.bit_count() >= least for mask in masks)
+    return masks
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.sampled_from([7, 8]), seed=st.integers(0, 10**6), figure=st.sampled_from(sorted(FIGURES)))
+def test_a_composed_map_counts_its_solutions_exactly(size: int, seed: int, figure: str) -> None:
+    rng = random.Random(seed)
+    queens = layout_to_cells(sample_layouts(size, 1, 1, seed)[0])
+    sizes = list(rng.choice(load_setter_data().profiles[size]))[: size - 2]
+    made = compose(size, queens, rng, FIGURES[figure], sizes, 3)
+    if made is None:
+        return
+    owner, alive = made
+    masks = check_map(owner, size, queens, 3)
+    images = {shape_key(mask, size) for mask in masks}
+    assert orientations(FIGURES[figure])[0] in images  # the figure is placed whole
+    solutions = brute_force_solutions(Puzzle(size, 1, tuple(owner), "queens"))
+    assert queens in solutions
+    assert alive == len(solutions)
+
+
+def test_compose_organic_makes_maps_with_few_solutions() -> None:
+    made = 0
+    for seed in range(30):
+        queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
+        owner = compose_organic(9, queens, random.Random(seed), 3)
+        if owner is None:
+            continue
+        made += 1
+        masks = check_map(owner, 9, queens, 3)
+        assert any(
+            mask.bit_count() >= 13 and shape_key(mask, 9) in {orientations(f)[0] for f in FIGURES.values()}
+            for mask in masks
+        )
+        found = count_solutions(Puzzle(9, 1, tuple(owner), "queens"), limit=FINISH_ALIVE + 1)
+        assert found.exact and queens in found.solutions and found.count <= FINISH_ALIVE
+        assert compose_organic(9, queens, random.Random(seed), 3) == owner  # the seed fixes the map
+    assert made >= 5  # about a third of draws end with few enough solutions
+
+
+def test_the_setter_leaves_boards_over_its_largest_to_growth() -> None:
+    queens = layout_to_cells(sample_layouts(11, 1, 1, 3)[0])
+    assert compose_organic(11, queens, random.Random(3), 3) is None
+
+
+def test_the_setter_file_is_what_fit_setter_measures() -> None:
+    organic = [
+        level for level in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if design_of(level)[0] == "organic"
+    ]
+    stored = json.loads(SETTER_FILE.read_text(encoding="utf-8"))
+    assert stored["levels"] == len(organic)
+    shapes: Counter[str] = Counter()
+    profiles: dict[str, list[list[int]]] = {}
+    for level in organic:
+        masks = sorted(level.region_masks, key=int.bit_count)[:-1]  # the largest is the background
+        shapes.update(shape_text(shape_key(mask, level.size)) for mask in masks)
+        profiles.setdefault(str(level.size), []).append([mask.bit_count() for mask in masks])
+    assert stored["shapes"] == dict(shapes)
+    assert stored["profiles"] == {size: sorted(rows) for size, rows in profiles.items()}
+    data = load_setter_data()
+    assert sum(sum(weights) for _, weights in data.shapes.values()) == sum(shapes.values())
+
+
+def test_growth_draws_organic_boards_with_the_setter(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = GeneratorConfig(queens_setter_share=1.0)
+    set_maps = 0
+    calls: list[list[int] | None] = []
+
+    def spy(size: int, queens: int, rng: random.Random, least: int) -> list[int] | None:
+        calls.append(compose_organic(size, queens, rng, least))
+        return calls[-1]
+
+    monkeypatch.setattr(growth, "compose_organic", spy)
+    for seed in range(30):
+        queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
+        calls.clear()
+        grown = growth.grow_queens_regions(9, queens, random.Random(seed), config, "medium", "organic")
+        assert len(calls) == 1
+        if calls[0] is not None:
+            set_maps += 1
+            assert list(grown.regions) == calls[0] and grown.layout == queens
+    assert set_maps >= 4
+
+    def never(*_: object) -> None:
+        raise AssertionError("the setter was called at share 0")
+
+    monkeypatch.setattr(growth, "compose_organic", never)
+    queens = layout_to_cells(sample_layouts(9, 1, 1, 0)[0])
+    off = GeneratorConfig(queens_setter_share=0.0)
+    assert growth.grow_queens_regions(9, queens, random.Random(0), off, "medium", "organic").regions is not None
