@@ -1,14 +1,15 @@
 """The setter: an organic Queens map drawn as a LinkedIn setter draws one, shape by shape, counting solutions.
 
 LinkedIn's organic levels that readers never pick out from a sheet are pictures: one large symmetric figure (a
-diamond, a long plus, an H, an arch; a fifth of the board) among shapes a setter draws again and again, on a
-background. Growth cannot keep such a figure: the map it grows has hundreds of solutions, and repair, cutting them
-down one cell move at a time, reshapes the figure (or leaves the board ambiguous when it may not). The setter
-instead keeps the exact set of queen layouts still alive, those with one queen in every region placed so far (every
-layout of the board as bit words, numpy's popcount over them), and places each region where the fewest stay alive:
-first the figure, then LinkedIn's shapes (setter.json, by bench/fit_setter.py) over the other queens, a beam of
-partial maps, the last queen's region whatever is left. A map whose count ends at most FINISH_ALIVE goes to repair as
-any grown map does (it has few solutions to cut, and spares the figure); else None, and growth grows the board.
+diamond, a long plus, an H, an arch; a median fifth of the board, where growth's largest is a tenth) among shapes a
+setter draws again and again, on a background. Growth cannot keep such a figure: the map it grows has hundreds of
+solutions, and repair, cutting them down one cell move at a time, reshapes the figure (or leaves the board ambiguous
+when it may not). The setter instead keeps the exact set of queen layouts still alive, those with one queen in every
+region placed so far (every layout of the board as bit words, numpy's popcount over them), and places each region
+where the fewest stay alive: first the figure, then LinkedIn's shapes (setter.json, by bench/fit_setter.py) over the
+other queens, a beam of partial maps, the last queen's region whatever is left. A map whose count ends at most
+FINISH_ALIVE goes to repair as any grown map does (it has few solutions to cut, and spares the figure); else the
+setter draws again, and after DRAWS draws growth grows the board.
 
 Pure given its `random.Random`, so a seed fixes the map.
 """
@@ -26,12 +27,12 @@ import numpy as np
 
 from ..layouts import layout_bank
 from ..puzzle import Cells
-from .designs import Shape, orientations, shape_from_text
-from .shape import cell_list, grid, placements
+from .designs import orientations, shape_from_text
+from .shape import Shape, cell_list, grid, placements
 
 SETTER_FILE = Path(__file__).with_name("setter.json")
-# The figures a picture is built around: all symmetric, 13 cells (a sixth of a 9x9 board, as on LinkedIn's organic
-# levels readers never picked: a median 0.21 of the board is their largest symmetric figure, growth's 0.10).
+# The figures a picture is built around: all symmetric, 13 cells (0.16 of a 9x9 board; the largest symmetric figure
+# of LinkedIn's organic levels that readers never picked is a median 0.21 of the board, of growth's maps 0.10).
 FIGURES: dict[str, Shape] = {
     "diamond": tuple((r, c) for r in range(5) for c in range(5) if abs(r - 2) + abs(c - 2) <= 2),
     "long plus": tuple(sorted({(3, c) for c in range(7)} | {(r, 3) for r in range(7)})),
@@ -150,7 +151,7 @@ def draw_options(
 ) -> Iterator[Cells]:
     """Placements over `queen` of LinkedIn's shapes that hold no cell of `blocked`: of `count` cells first (at
     least `least`), then of the counts nearest it; within a count the shapes in a random order weighted by how often
-    LinkedIn draws them (Efraimidis-Spirakis keys), one random placement of each that fits."""
+    LinkedIn draws them (Efraimidis-Spirakis keys), one random placement of each that fits; 4 * TRIES shapes at most."""
     wanted = max(count, least)
     tried = 0
     for cells in sorted((c for c in data.shapes if c >= least), key=lambda c: (abs(c - wanted), c)):
@@ -175,10 +176,11 @@ def compose(
     data: SetterData | None = None,
 ) -> tuple[list[int], int] | None:
     """A map around `queens` (their layout must be a Queens layout): `figure` (any image) over one queen, then one
-    region of each of `sizes` (cell counts, in the order the other queens are set; LinkedIn's shapes of that count,
-    or the nearest count it has) over all but the last queen, whose region is what is left. Each region goes where
-    the fewest layouts stay alive, among the placements tried; a queen alone in a piece of free cells takes the piece.
-    Returns the region of every cell and the map's exact solution count, or None when no map came out whole."""
+    region of each of `sizes` (cell counts; LinkedIn's shapes of that count, or the nearest count it has) over the
+    other queens but one drawn as the background, whose region is what is left at the end. Each region goes where the
+    fewest layouts stay alive among the placements tried (QUEENS_TRIED queens, TRIES placements each, for each of
+    the BEAM partial maps kept); a queen alone in a piece of free cells takes the piece. Returns the region of every
+    cell and the map's exact solution count, or None when no map came out whole."""
     data = data or load_setter_data()
     g = grid(size)
     seeds = cell_list(queens)
