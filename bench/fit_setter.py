@@ -5,8 +5,9 @@
 
 The levels are LinkedIn's (../shared/data/queens/linkedin.jsonl) that `designs.design_of` names organic. Of each,
 every region but its largest (the background, which the setter leaves to what is left over) gives a shape
-(`designs.shape_key`: turned and mirrored alike, counted once a region) and the level's region sizes, smallest first,
-give one size profile of its board size. setter.py places those shapes, a profile a board.
+(`designs.shape_key`: turned and mirrored alike, counted once a region; kept when drawn on SHAPE_LEAST_LEVELS levels
+or more) and the level's region sizes, smallest first, give one size profile of its board size. setter.py places
+those shapes, a profile a board.
 """
 
 from __future__ import annotations
@@ -32,15 +33,23 @@ def organic_levels() -> list[Puzzle]:
     return [level for level in read_jsonl(str(LINKEDIN)) if design_of(level)[0] == "organic"]
 
 
+# A shape drawn on fewer levels than this is left out: one setter's odd idea, and the ragged one-offs (two thirds of
+# the shapes, a fifth of the regions) are what readers pick out.
+SHAPE_LEAST_LEVELS = 2
+
+
 def fit(levels: list[Puzzle]) -> dict[str, object]:
     shapes: Counter[tuple[tuple[int, int], ...]] = Counter()
+    levels_with: Counter[tuple[tuple[int, int], ...]] = Counter()
     profiles: dict[int, list[list[int]]] = defaultdict(list)
     for level in levels:
         masks = sorted(level.region_masks, key=int.bit_count)
-        for mask in masks[:-1]:
-            shapes[shape_key(mask, level.size)] += 1
+        keys = [shape_key(mask, level.size) for mask in masks[:-1]]
+        shapes.update(keys)
+        levels_with.update(set(keys))
         profiles[level.size].append([mask.bit_count() for mask in masks[:-1]])
-    ordered = sorted(shapes, key=lambda key: (-shapes[key], key))
+    kept = [key for key in shapes if levels_with[key] >= SHAPE_LEAST_LEVELS]
+    ordered = sorted(kept, key=lambda key: (-shapes[key], key))
     return {
         "fitted_by": "bench/fit_setter.py",
         "levels": len(levels),
