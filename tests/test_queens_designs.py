@@ -471,6 +471,7 @@ def test_a_board_draws_its_motifs_of_one_kind() -> None:
             queens_one_motif_kind=one,
             queens_repeat_share=0.0,
             queens_centrepiece_share=0.0,
+            queens_setter_share=0.0,  # growth's motifs, not the setter's shapes
         )
         mixed[one] = 0
         for seed in range(40):

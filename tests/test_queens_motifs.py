@@ -37,6 +37,7 @@ RINGS_AND_FRAMES = GeneratorConfig(
     queens_motif_share=1.0,
     queens_motifs=MotifMix(bar=0, ell=0, cross=0, rectangle=0, frame=1.0, ring=1.0),
     queens_repeat_share=0.0,
+    queens_setter_share=0.0,  # organic boards grown, not set
 )
 
 
@@ -144,7 +145,8 @@ def test_repeats_are_one_fitted_shape_placed_whole_around_their_own_queens(seed:
 
 
 def organic_maps(config: GeneratorConfig, seeds: int = 40) -> list[Puzzle]:
-    """The organic 9x9 maps growth draws around seeded layouts (a growth that gives up is left out)."""
+    """The organic 9x9 maps growth draws around seeded layouts (a growth that gives up is left out), the setter off."""
+    config = config.model_copy(update={"queens_setter_share": 0.0})
     maps = []
     for seed in range(seeds):
         queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
