@@ -463,6 +463,7 @@ def grow_queens_regions(
     config: GeneratorConfig | None = None,
     band: str = "medium",
     mode: str | None = None,
+    setter: bool = True,
 ) -> Growth:
     """Regions for a Queens layout: one per queen, from the queen's cell, as LinkedIn levels are drawn.
 
@@ -507,7 +508,8 @@ def grow_queens_regions(
         mirrored = grow_mirrored(size, queens, symmetry, rng, config, big, least, plant)
         if mirrored is not None:
             return Growth(tuple(mirrored), 0, mode=mode, layout=queens)
-    if mode == "organic" and not plant and config.queens_setter_share and rng.random() < config.queens_setter_share:
+    share = config.queens_setter_share if setter and mode == "organic" and not plant else 0.0
+    if share and rng.random() < share:
         set_map = compose_organic(size, queens, rng, least)
         if set_map is not None:
             return Growth(tuple(set_map), 0, mode=mode, layout=queens)
@@ -680,10 +682,12 @@ def symmetrize(
     return [int(v) for v in board.ravel()]
 
 
-def grow_raw(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig, mode: str | None = None) -> Growth:
+def grow_raw(
+    slot: Slot, layout: Cells, rng: random.Random, config: GeneratorConfig, mode: str | None = None, setter: bool = True
+) -> Growth:
     """One growth attempt for the slot, before any looks check (Queens: in design `mode`, None: drawn)."""
     if slot.game == "queens":
-        return grow_queens_regions(slot.size, layout, rng, config, slot.band, mode)
+        return grow_queens_regions(slot.size, layout, rng, config, slot.band, mode, setter)
     return grow_starbattle_regions(slot.size, slot.stars, layout, rng, config, config.growth_pull_for(slot.band))
 
 
@@ -699,7 +703,7 @@ def grow_gated(slot: Slot, layout: Cells, rng: random.Random, config: GeneratorC
     reason = "no attempt"
     mode = draw_mode(rng, config) if slot.game == "queens" else ""
     for attempt in range(1, config.growth_looks_tries + 1):
-        growth = grow_raw(slot, layout, rng, config, mode or None)
+        growth = grow_raw(slot, layout, rng, config, mode or None, setter=attempt == 1)
         backtracks += growth.backtracks
         if growth.regions is None:
             reason = growth.reason
