@@ -33,7 +33,7 @@ from starbattle_core.puzzle import Puzzle
 
 
 def as_ints(words) -> list[int]:
-    return [sum(int(word) << (64 * i) for i, word in enumerate(row)) for row in words]
+    return [sum(int(word) << (64 * i) for i, word in enumerate(row)) for row in words.T]
 
 
 @pytest.mark.parametrize("size", [6, 7, 8, 9])

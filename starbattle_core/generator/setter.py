@@ -54,30 +54,31 @@ DRAWS = 8
 
 @lru_cache(maxsize=4)
 def layout_words(size: int) -> np.ndarray:
-    """Every layout of a Queens board (layouts.layout_bank) as its cells in 64-bit words: bit c % 64 of word c // 64
-    holds cell c (row-major, as a Cells mask). Read-only, shared."""
+    """Every layout of a Queens board (layouts.layout_bank) as its cells in 64-bit words, one row of the array per
+    word: bit c % 64 of row c // 64 holds cell c (row-major, as a Cells mask), column j is layout j. Word by word so
+    that each is one contiguous array for numpy's popcount. Read-only, shared."""
     bank = layout_bank(size, 1).astype(np.uint64)
-    words = np.zeros((len(bank), (size * size + 63) // 64), dtype=np.uint64)
+    words = np.zeros(((size * size + 63) // 64, len(bank)), dtype=np.uint64)
     for row in range(size):
         shift = row * size
         word, offset = divmod(shift, 64)
-        words[:, word] |= bank[:, row] << np.uint64(offset)
+        words[word] |= bank[:, row] << np.uint64(offset)
         if offset + size > 64:  # the row runs on into the next word
-            words[:, word + 1] |= bank[:, row] >> np.uint64(64 - offset)
+            words[word + 1] |= bank[:, row] >> np.uint64(64 - offset)
     words.setflags(write=False)
     return words
 
 
-def mask_words(mask: Cells, width: int) -> np.ndarray:
-    return np.array([(mask >> (64 * i)) & ((1 << 64) - 1) for i in range(width)], dtype=np.uint64)
+def mask_words(mask: Cells, width: int) -> list[np.uint64]:
+    return [np.uint64((mask >> (64 * i)) & ((1 << 64) - 1)) for i in range(width)]
 
 
 def cells_held(words: np.ndarray, mask: Cells) -> np.ndarray:
-    """How many of its queens each layout (a row of `words`) has in `mask`."""
-    held = np.zeros(len(words), dtype=np.uint8)
-    for i, word in enumerate(mask_words(mask, words.shape[1])):
+    """How many of its queens each layout (a column of `words`) has in `mask`."""
+    held = np.zeros(words.shape[1], dtype=np.uint8)
+    for row, word in zip(words, mask_words(mask, len(words)), strict=True):
         if word:
-            held += np.bitwise_count(words[:, i] & word)
+            held += np.bitwise_count(row & word)
     return held
 
 
@@ -136,14 +137,25 @@ def no_empty_pocket(free: Cells, waiting: Cells, size: int, least: int) -> bool:
     return True
 
 
+def alive_after(partial: Partial, mask: Cells) -> int:
+    """How many layouts stay alive when `mask` becomes a region: those with exactly one queen in it."""
+    return int(np.count_nonzero(cells_held(partial.alive, mask) == 1))
+
+
 def place(partial: Partial, queen: int, mask: Cells) -> Partial:
     keep = cells_held(partial.alive, mask) == 1
-    return Partial({**partial.regions, queen: mask}, partial.alive[keep], partial.taken | mask)
+    return Partial({**partial.regions, queen: mask}, partial.alive[:, keep], partial.taken | mask)
+
+
+@lru_cache(maxsize=1 << 16)
+def all_options(size: int, queen: int, images: tuple[Shape, ...]) -> tuple[Cells, ...]:
+    """Every placement of one of `images` over `queen` (cached: the same shapes meet the same queens all day)."""
+    return tuple(mask for image in images for mask, _, _ in placements(size, queen, image))
 
 
 def options(size: int, queen: int, images: tuple[Shape, ...], blocked: Cells) -> list[Cells]:
     """Every placement of one of `images` over `queen` that holds no cell of `blocked`."""
-    return [mask for image in images for mask, _, _ in placements(size, queen, image) if not mask & blocked]
+    return [mask for mask in all_options(size, queen, images) if not mask & blocked]
 
 
 def draw_options(
@@ -191,21 +203,22 @@ def compose(
     if not found:
         return None
     found = rng.sample(found, min(FIGURE_TRIES, len(found)))
-    tried = [(place(start, queen, mask), queen) for queen, mask in found]
-    tried = [(p, q) for p, q in tried if no_empty_pocket(g.all_cells & ~p.taken, queens & ~p.taken, size, least)]
-    if not tried:
+    found = [(q, m) for q, m in found if no_empty_pocket(g.all_cells & ~m, queens & ~m, size, least)]
+    if not found:
         return None
-    first, figure_queen = min(tried, key=lambda item: len(item[0].alive))
+    figure_queen, figure_mask = min(found, key=lambda item: alive_after(start, item[1]))
+    first = place(start, figure_queen, figure_mask)
     others = [q for q in seeds if q != figure_queen]
     background = rng.choice(others)  # its region is what is left at the end
     beam = [first]
     for count in sizes:
-        grown: list[tuple[int, float, Partial]] = []
+        grown: list[tuple[int, float, Partial, int, Cells]] = []  # alive after, tie-break, parent, queen, region
         for partial in beam:
             waiting = queens & ~partial.taken
             free = g.all_cells & ~partial.taken
             # A queen alone in its piece of free cells takes the piece; else a few queens each try LinkedIn's shapes
-            alone = [(p & waiting, p) for p in pieces(free, size) if (p & waiting).bit_count() == 1]
+            free_pieces = pieces(free, size)
+            alone = [(p & waiting, p) for p in free_pieces if (p & waiting).bit_count() == 1]
             alone = [(q.bit_length() - 1, p) for q, p in alone if q != 1 << background]
             if alone:
                 tries = [(alone[0][0], iter([alone[0][1]]))]
@@ -216,20 +229,21 @@ def compose(
                     for q in rng.sample(setting, min(QUEENS_TRIED, len(setting)))
                 ]
             for queen, choices in tries:
+                # The region splits only the piece it lies in; the other pieces keep their queens
+                home = next(p for p in free_pieces if p >> queen & 1)
+                left = waiting & ~(1 << queen)
                 kept = 0
                 for mask in choices:
-                    left = waiting & ~(1 << queen)
-                    if mask.bit_count() < least or not no_empty_pocket(free & ~mask, left, size, least):
+                    if mask.bit_count() < least or not no_empty_pocket(home & ~mask, left, size, least):
                         continue
-                    after = place(partial, queen, mask)
-                    grown.append((len(after.alive), rng.random(), after))
+                    grown.append((alive_after(partial, mask), rng.random(), partial, queen, mask))
                     kept += 1
                     if kept == TRIES:
                         break
         if not grown:
             return None
         grown.sort(key=lambda item: item[:2])
-        beam = [partial for _, _, partial in grown[:BEAM]]
+        beam = [place(partial, queen, mask) for _, _, partial, queen, mask in grown[:BEAM]]
     best = beam[0]
     rest = g.all_cells & ~best.taken
     if not rest >> background & 1 or not g.connected(rest) or rest.bit_count() < least:
@@ -239,7 +253,7 @@ def compose(
     for index, queen in enumerate(seeds):
         for cell in cell_list(done.regions[queen]):
             owner[cell] = index
-    return owner, len(done.alive)
+    return owner, done.alive.shape[1]
 
 
 def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) -> list[int] | None:

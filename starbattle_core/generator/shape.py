@@ -8,6 +8,8 @@ of its own yet.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..board_tables import Grid, grid
 from ..puzzle import Cells, iter_cells
 
@@ -29,8 +31,10 @@ def cell_list(mask: Cells) -> list[int]:
     return list(iter_cells(mask))
 
 
-def placements(size: int, queen: int, shape: Shape) -> list[tuple[Cells, int, int]]:
-    """Every placement of `shape` on the board with `queen` on one of its cells: (cells, top row, left column)."""
+@lru_cache(maxsize=1 << 17)
+def placements(size: int, queen: int, shape: Shape) -> tuple[tuple[Cells, int, int], ...]:
+    """Every placement of `shape` on the board with `queen` on one of its cells: (cells, top row, left column).
+    Cached: the setter asks for the same few hundred shapes over the same queens thousands of times a map."""
     row, col = divmod(queen, size)
     height = 1 + max(r for r, _ in shape)
     width = 1 + max(c for _, c in shape)
@@ -40,4 +44,4 @@ def placements(size: int, queen: int, shape: Shape) -> list[tuple[Cells, int, in
         top, left = row - dr, col - dc
         if 0 <= top <= size - height and 0 <= left <= size - width:
             found.append((at_origin << (top * size + left), top, left))
-    return found
+    return tuple(found)
