@@ -21,13 +21,15 @@ from starbattle_core.generator.setter import (
     FIGURES,
     FINISH_ALIVE,
     SETTER_FILE,
+    SetMap,
     cells_held,
     compose,
     compose_organic,
     layout_words,
     load_setter_data,
+    settle,
 )
-from starbattle_core.generator.shape import grid, region_masks
+from starbattle_core.generator.shape import cell_list, grid, region_masks
 from starbattle_core.layouts import layout_to_cells, sample_layouts
 from starbattle_core.puzzle import Puzzle
 
@@ -73,13 +75,26 @@ def test_a_composed_map_counts_its_solutions_exactly(size: int, seed: int, figur
     made = compose(size, queens, rng, FIGURES[figure], sizes, 3)
     if made is None:
         return
-    owner, alive = made
+    check_counted(made, size, queens, FIGURES[figure])
+    settled = settle(size, made, rng, 3, load_setter_data())
+    check_counted(settled, size, queens, FIGURES[figure])
+    assert settled.solutions <= made.solutions
+    assert (settled.figure, settled.background) == (made.figure, made.background)
+    known = load_setter_data().keys
+    for queen, mask in settled.regions.items():  # whole shapes: every region drawn again is one of LinkedIn's
+        if queen not in (made.figure, made.background) and mask != made.regions[queen]:
+            assert shape_key(mask, size) in known
+
+
+def check_counted(made: SetMap, size: int, queens: int, figure: tuple[tuple[int, int], ...]) -> None:
+    """A whole map with the figure placed whole, whose count is the brute-force count of its solutions."""
+    owner = made.owner(size)
     masks = check_map(owner, size, queens, 3)
-    images = {shape_key(mask, size) for mask in masks}
-    assert orientations(FIGURES[figure])[0] in images  # the figure is placed whole
+    assert shape_key(made.regions[made.figure], size) == orientations(figure)[0]
+    assert all(made.regions[queen] in masks for queen in cell_list(queens))
     solutions = brute_force_solutions(Puzzle(size, 1, tuple(owner), "queens"))
     assert queens in solutions
-    assert alive == len(solutions)
+    assert made.solutions == len(solutions)
 
 
 def test_compose_organic_makes_maps_with_few_solutions() -> None:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..layouts import layout_bank
 from ..puzzle import Cells
-from .designs import orientations, shape_from_text
+from .designs import orientations, shape_from_text, shape_key
 from .shape import Shape, cell_list, grid, placements
 
 SETTER_FILE = Path(__file__).with_name("setter.json")
@@ -41,6 +41,10 @@ FIGURES: dict[str, Shape] = {
 }
 # A map with at most this many solutions goes to repair; more, and growth's own map is cheaper to repair.
 FINISH_ALIVE = 12
+# A map with at most this many solutions is settled by whole shapes first (settle); rounds of it at most.
+SETTLE_FROM = 60
+SETTLE_ROUNDS = 8
+SETTLE_SPREAD = 3
 # The largest board the setter draws: every 9x9 layout is 47,622 rows of two words; 10x10 has ten times as many.
 LARGEST = 9
 BEAM = 16  # partial maps kept after each region
@@ -90,6 +94,8 @@ class SetterData:
     shapes: dict[int, tuple[tuple[tuple[Shape, ...], ...], tuple[float, ...]]]
     profiles: dict[int, tuple[tuple[int, ...], ...]]
 
+    keys: frozenset[Shape]  # every shape's key (designs.shape_key: its least image)
+
 
 @lru_cache(maxsize=2)
 def load_setter_data(path: Path = SETTER_FILE) -> SetterData:
@@ -104,6 +110,7 @@ def load_setter_data(path: Path = SETTER_FILE) -> SetterData:
     return SetterData(
         shapes={count: (tuple(images), tuple(weights)) for count, (images, weights) in sorted(by_count.items())},
         profiles={int(size): tuple(tuple(row) for row in rows) for size, rows in data["profiles"].items()},
+        keys=frozenset(images[0] for shapes, _ in by_count.values() for images in shapes),
     )
 
 
@@ -178,6 +185,18 @@ def draw_options(
                 return
 
 
+def every_option(size: int, queen: int, count: int, least: int, blocked: Cells, data: SetterData) -> list[Cells]:
+    """Every placement over `queen` of LinkedIn's shapes of about `count` cells (SETTLE_SPREAD either way, at least
+    `least`) that holds no cell of `blocked`."""
+    return [
+        mask
+        for cells, (shapes, _) in data.shapes.items()
+        if max(least, count - SETTLE_SPREAD) <= cells <= count + SETTLE_SPREAD
+        for images in shapes
+        for mask in options(size, queen, images, blocked)
+    ]
+
+
 def compose(
     size: int,
     queens: Cells,
@@ -186,13 +205,13 @@ def compose(
     sizes: list[int],
     least: int,
     data: SetterData | None = None,
-) -> tuple[list[int], int] | None:
+) -> SetMap | None:
     """A map around `queens` (their layout must be a Queens layout): `figure` (any image) over one queen, then one
     region of each of `sizes` (cell counts; LinkedIn's shapes of that count, or the nearest count it has) over the
     other queens but one drawn as the background, whose region is what is left at the end. Each region goes where the
     fewest layouts stay alive among the placements tried (QUEENS_TRIED queens, TRIES placements each, for each of
-    the BEAM partial maps kept); a queen alone in a piece of free cells takes the piece. Returns the region of every
-    cell and the map's exact solution count, or None when no map came out whole."""
+    the BEAM partial maps kept); a queen alone in a piece of free cells takes the piece. Returns the map with its exact
+    solution count, or None when no map came out whole."""
     data = data or load_setter_data()
     g = grid(size)
     seeds = cell_list(queens)
@@ -249,17 +268,82 @@ def compose(
     if not rest >> background & 1 or not g.connected(rest) or rest.bit_count() < least:
         return None
     done = place(best, background, rest)
-    owner = [0] * (size * size)
-    for index, queen in enumerate(seeds):
-        for cell in cell_list(done.regions[queen]):
-            owner[cell] = index
-    return owner, done.alive.shape[1]
+    return SetMap(done.regions, figure_queen, background, done.alive.shape[1])
+
+
+@dataclass(frozen=True)
+class SetMap:
+    """A whole map: each queen's region, the figure's and the background's queens, and its solution count."""
+
+    regions: dict[int, Cells]
+    figure: int
+    background: int
+    solutions: int
+
+    def owner(self, size: int) -> list[int]:
+        """The region of every cell, regions numbered by their queens' cells."""
+        owner = [0] * (size * size)
+        for index, queen in enumerate(sorted(self.regions)):
+            for cell in cell_list(self.regions[queen]):
+                owner[cell] = index
+        return owner
+
+
+def settle(size: int, made: SetMap, rng: random.Random, least: int, data: SetterData) -> SetMap:
+    """Cut a map's solutions down by whole shapes, not single cells: two touching regions (neither the figure) share
+    their cells out again, one as another of LinkedIn's shapes over its queen, the other the rest, which must be one
+    of LinkedIn's shapes too unless it is the background; of every such swap the one leaving the fewest solutions is
+    made, while the count falls. Every region then is still one of LinkedIn's shapes, where repair's one-cell moves
+    leave spurs and notches.
+
+    Exact and cheap: the layouts a swap can leave alive are those with one queen in every other region (the same
+    for every shape tried for that pair), and of those, with all other queens placed, a layout with one queen in the
+    one new region has one in the other too."""
+    g = grid(size)
+    words = layout_words(size)
+    queens = sum(1 << q for q in made.regions)
+    known = data.keys
+    for _ in range(SETTLE_ROUNDS):
+        if made.solutions == 1:
+            break
+        ones = {q: cells_held(words, mask) == 1 for q, mask in made.regions.items()}
+        best: tuple[int, float, int, Cells, int] | None = None
+        for queen, mask in made.regions.items():
+            if queen in (made.figure, made.background):
+                continue
+            for partner, other in made.regions.items():
+                if partner in (queen, made.figure) or not g.grow(mask) & other:
+                    continue
+                base = np.ones(words.shape[1], dtype=bool)
+                for q, one in ones.items():
+                    if q not in (queen, partner):
+                        base &= one
+                alive = words[:, base]
+                union = mask | other
+                blocked = (g.all_cells & ~union) | (queens & ~(1 << queen))
+                for shape in every_option(size, queen, mask.bit_count(), least, blocked, data):
+                    rest = union & ~shape
+                    if rest.bit_count() < least or not g.connected(rest):
+                        continue
+                    if partner != made.background and shape_key(rest, size) not in known:
+                        continue
+                    count = int(np.count_nonzero(cells_held(alive, shape) == 1))
+                    key = (count, rng.random(), queen, shape, partner)
+                    if count < made.solutions and (best is None or key[:2] < best[:2]):
+                        best = key
+        if best is None:
+            break
+        count, _, queen, shape, partner = best
+        union = made.regions[queen] | made.regions[partner]
+        made = SetMap({**made.regions, queen: shape, partner: union & ~shape}, made.figure, made.background, count)
+    return made
 
 
 def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) -> list[int] | None:
     """An organic map around `queens` drawn by the setter, or None (growth grows the board instead): in up to DRAWS
     draws, one of FIGURES and the region sizes of one of LinkedIn's organic levels of this size (the figure taking
-    the nearest to its own, the largest left to the background), the first map with at most FINISH_ALIVE solutions."""
+    the nearest to its own, the largest left to the background), settled by whole shapes; the first map with at most
+    FINISH_ALIVE solutions (repair cuts what is left)."""
     data = load_setter_data()
     if size > LARGEST or size not in data.profiles:
         return None
@@ -269,6 +353,8 @@ def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) ->
         sizes.remove(min(sizes, key=lambda s: (abs(s - len(figure)), s)))
         rng.shuffle(sizes)
         made = compose(size, queens, rng, figure, sizes, least, data)
-        if made is not None and made[1] <= FINISH_ALIVE:
-            return made[0]
+        if made is not None and made.solutions <= SETTLE_FROM:
+            made = settle(size, made, rng, least, data)
+            if made.solutions <= FINISH_ALIVE:
+                return made.owner(size)
     return None
