@@ -45,6 +45,9 @@ FINISH_ALIVE = 12
 SETTLE_FROM = 60
 SETTLE_ROUNDS = 8
 SETTLE_SPREAD = 3
+# The first THEMED regions after the figure are one shape of THEME_CELLS cells, drawn by weight for the map.
+THEMED = 3
+THEME_CELLS = (4, 5, 6)
 # The largest board the setter draws: every 9x9 layout is 47,622 rows of two words; 10x10 has ten times as many.
 LARGEST = 9
 BEAM = 16  # partial maps kept after each region
@@ -205,6 +208,7 @@ def compose(
     sizes: list[int],
     least: int,
     data: SetterData | None = None,
+    theme: tuple[Shape, ...] = (),
 ) -> SetMap | None:
     """A map around `queens` (their layout must be a Queens layout): `figure` (any image) over one queen, then one
     region of each of `sizes` (cell counts; LinkedIn's shapes of that count, or the nearest count it has) over the
@@ -230,7 +234,7 @@ def compose(
     others = [q for q in seeds if q != figure_queen]
     background = rng.choice(others)  # its region is what is left at the end
     beam = [first]
-    for count in sizes:
+    for step, count in enumerate(sizes):
         grown: list[tuple[int, float, Partial, int, Cells]] = []  # alive after, tie-break, parent, queen, region
         for partial in beam:
             waiting = queens & ~partial.taken
@@ -243,10 +247,14 @@ def compose(
                 tries = [(alone[0][0], iter([alone[0][1]]))]
             else:
                 setting = [q for q in cell_list(waiting) if q != background]
-                tries = [
-                    (q, draw_options(size, q, count, least, partial.taken | (waiting & ~(1 << q)), rng, data))
-                    for q in rng.sample(setting, min(QUEENS_TRIED, len(setting)))
-                ]
+                tries = []
+                for q in rng.sample(setting, min(QUEENS_TRIED, len(setting))):
+                    blocked = partial.taken | (waiting & ~(1 << q))
+                    themed = options(size, q, theme, blocked) if theme and step < THEMED else []
+                    if themed:  # the level's idea: one shape drawn again and again, turned and mirrored
+                        tries.append((q, iter(rng.sample(themed, min(TRIES, len(themed))))))
+                    else:
+                        tries.append((q, draw_options(size, q, count, least, blocked, rng, data)))
             for queen, choices in tries:
                 # The region splits only the piece it lies in; the other pieces keep their queens
                 home = next(p for p in free_pieces if p >> queen & 1)
@@ -352,7 +360,9 @@ def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) ->
         sizes = list(rng.choice(data.profiles[size]))
         sizes.remove(min(sizes, key=lambda s: (abs(s - len(figure)), s)))
         rng.shuffle(sizes)
-        made = compose(size, queens, rng, figure, sizes, least, data)
+        shapes, weights = data.shapes[rng.choice(THEME_CELLS)]
+        theme = rng.choices(shapes, weights)[0]
+        made = compose(size, queens, rng, figure, sizes, least, data, theme)
         if made is not None and made.solutions <= SETTLE_FROM:
             made = settle(size, made, rng, least, data)
             if made.solutions <= FINISH_ALIVE:
