@@ -346,9 +346,9 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
 
 def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) -> list[int] | None:
     """An organic map around `queens` drawn by the setter, or None (growth grows the board instead): in up to DRAWS
-    draws, one of LinkedIn's figures (by how many of its levels drew it), a theme shape, and the region sizes of one
-    of LinkedIn's organic levels of this size (the figure taking the nearest to its own, the largest left to the
-    background), settled by whole shapes; the first map with at most FINISH_ALIVE solutions (repair cuts the rest)."""
+    draws, one of LinkedIn's figures (by how often its levels draw it) and the region sizes of one of LinkedIn's organic levels of this size (the figure taking
+    the nearest to its own, the largest left to the background), settled by whole shapes; the first map with at most
+    FINISH_ALIVE solutions (repair cuts what is left)."""
     data = load_setter_data()
     if size > LARGEST or size not in data.profiles:
         return None
