@@ -4,8 +4,7 @@
     python bench/fit_setter.py --check    measure and print only
 
 The levels are LinkedIn's (../shared/data/queens/linkedin.jsonl) that `designs.design_of` names organic. Of each,
-its largest symmetric region of FIGURE_LEAST cells or more gives a figure, and every region but its largest (the
-background, which the setter leaves to what is left over) gives a shape
+every region but its largest (the background, which the setter leaves to what is left over) gives a shape
 (`designs.shape_key`: turned and mirrored alike, counted once a region; kept when drawn on SHAPE_LEAST_LEVELS levels
 or more) and the level's region sizes, smallest first, give one size profile of its board size. setter.py places
 those shapes, a profile a board.
@@ -23,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from starbattle_core.formats import read_jsonl  # noqa: E402
-from starbattle_core.generator.designs import design_of, figure_share, shape_key, shape_text  # noqa: E402
+from starbattle_core.generator.designs import design_of, shape_key, shape_text  # noqa: E402
 from starbattle_core.generator.setter import SETTER_FILE  # noqa: E402
 from starbattle_core.puzzle import Puzzle  # noqa: E402
 
@@ -37,23 +36,14 @@ def organic_levels() -> list[Puzzle]:
 # A shape drawn on fewer levels than this is left out: one setter's odd idea, and the ragged one-offs (two thirds of
 # the shapes, a fifth of the regions) are what readers pick out.
 SHAPE_LEAST_LEVELS = 2
-# A level's figure: its largest region but the background that a mirror of its box or a turn keeps whole
-# (designs.figure_share 1.0), of this many cells or more (147 of the 449 levels have one; 93 figures).
-FIGURE_LEAST = 9
 
 
 def fit(levels: list[Puzzle]) -> dict[str, object]:
     shapes: Counter[tuple[tuple[int, int], ...]] = Counter()
     levels_with: Counter[tuple[tuple[int, int], ...]] = Counter()
-    figures: Counter[tuple[tuple[int, int], ...]] = Counter()
     profiles: dict[int, list[list[int]]] = defaultdict(list)
     for level in levels:
         masks = sorted(level.region_masks, key=int.bit_count)
-        drawn = [
-            mask for mask in masks[:-1] if mask.bit_count() >= FIGURE_LEAST and figure_share(mask, level.size) == 1
-        ]
-        if drawn:
-            figures[shape_key(max(drawn, key=int.bit_count), level.size)] += 1
         keys = [shape_key(mask, level.size) for mask in masks[:-1]]
         shapes.update(keys)
         levels_with.update(set(keys))
@@ -64,7 +54,6 @@ def fit(levels: list[Puzzle]) -> dict[str, object]:
         "fitted_by": "bench/fit_setter.py",
         "levels": len(levels),
         "shapes": {shape_text(key): shapes[key] for key in ordered},
-        "figures": {shape_text(key): figures[key] for key in sorted(figures, key=lambda key: (-figures[key], key))},
         "profiles": {str(size): sorted(profiles[size]) for size in sorted(profiles)},
     }
 
@@ -76,9 +65,7 @@ def main() -> None:
     fitted = fit(organic_levels())
     profiles = fitted["profiles"]
     assert isinstance(profiles, dict)
-    print(
-        f"{fitted['levels']} organic LinkedIn levels, {len(fitted['shapes'])} shapes, {len(fitted['figures'])} figures"
-    )  # type: ignore[arg-type]
+    print(f"{fitted['levels']} organic LinkedIn levels, {len(fitted['shapes'])} shapes")  # type: ignore[arg-type]
     print("  profiles by size: " + ", ".join(f"{size}x{size} {len(rows)}" for size, rows in profiles.items()))
     if not args.check:
         SETTER_FILE.write_text(json.dumps(fitted, indent=1) + "\n", encoding="utf-8")

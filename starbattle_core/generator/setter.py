@@ -31,6 +31,14 @@ from .designs import orientations, shape_from_text, shape_key
 from .shape import Shape, cell_list, grid, placements
 
 SETTER_FILE = Path(__file__).with_name("setter.json")
+# The figures a picture is built around: all symmetric, 13 cells (0.16 of a 9x9 board; the largest symmetric figure
+# of LinkedIn's organic levels that readers never picked is a median 0.21 of the board, of growth's maps 0.10).
+FIGURES: dict[str, Shape] = {
+    "diamond": tuple((r, c) for r in range(5) for c in range(5) if abs(r - 2) + abs(c - 2) <= 2),
+    "long plus": tuple(sorted({(3, c) for c in range(7)} | {(r, 3) for r in range(7)})),
+    "big aitch": (*((r, 0) for r in range(5)), *((r, 4) for r in range(5)), (2, 1), (2, 2), (2, 3)),
+    "arch": (*((0, c) for c in range(5)), *((r, 0) for r in range(1, 5)), *((r, 4) for r in range(1, 5))),
+}
 # A map with at most this many solutions goes to repair; more, and growth's own map is cheaper to repair.
 FINISH_ALIVE = 12
 # A map with at most this many solutions is settled by whole shapes first (settle); rounds of it at most.
@@ -90,7 +98,6 @@ class SetterData:
     profiles: dict[int, tuple[tuple[int, ...], ...]]
 
     keys: frozenset[Shape]  # every shape's key (designs.shape_key: its least image)
-    figures: tuple[tuple[Shape, ...], tuple[float, ...]]  # the levels' figures and how many levels drew each
 
 
 @lru_cache(maxsize=2)
@@ -107,10 +114,6 @@ def load_setter_data(path: Path = SETTER_FILE) -> SetterData:
         shapes={count: (tuple(images), tuple(weights)) for count, (images, weights) in sorted(by_count.items())},
         profiles={int(size): tuple(tuple(row) for row in rows) for size, rows in data["profiles"].items()},
         keys=frozenset(images[0] for shapes, _ in by_count.values() for images in shapes),
-        figures=(
-            tuple(shape_from_text(text) for text in data["figures"]),
-            tuple(float(count) for count in data["figures"].values()),
-        ),
     )
 
 
@@ -346,14 +349,14 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
 
 def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) -> list[int] | None:
     """An organic map around `queens` drawn by the setter, or None (growth grows the board instead): in up to DRAWS
-    draws, one of LinkedIn's figures (by how often its levels draw it) and the region sizes of one of LinkedIn's organic levels of this size (the figure taking
+    draws, one of FIGURES and the region sizes of one of LinkedIn's organic levels of this size (the figure taking
     the nearest to its own, the largest left to the background), settled by whole shapes; the first map with at most
     FINISH_ALIVE solutions (repair cuts what is left)."""
     data = load_setter_data()
     if size > LARGEST or size not in data.profiles:
         return None
     for _ in range(DRAWS):
-        figure = rng.choices(*data.figures)[0]
+        figure = FIGURES[rng.choice(sorted(FIGURES))]
         sizes = list(rng.choice(data.profiles[size]))
         sizes.remove(min(sizes, key=lambda s: (abs(s - len(figure)), s)))
         rng.shuffle(sizes)
