@@ -4,12 +4,14 @@ LinkedIn's organic levels that readers never pick out from a sheet are pictures:
 diamond, a long plus, an H, an arch; a median fifth of the board, where growth's largest is a tenth) among shapes a
 setter draws again and again, on a background. Growth cannot keep such a figure: the map it grows has hundreds of
 solutions, and repair, cutting them down one cell move at a time, reshapes the figure (or leaves the board ambiguous
-when it may not). The setter instead keeps the exact set of queen layouts still alive, those with one queen in every
-region placed so far (every layout of the board as bit words, numpy's popcount over them), and places each region
-where the fewest stay alive: first the figure, then LinkedIn's shapes (setter.json, by bench/fit_setter.py) over the
-other queens, a beam of partial maps, the last queen's region whatever is left. A map whose count ends at most
-FINISH_ALIVE goes to repair as any grown map does (it has few solutions to cut, and spares the figure); else the
-setter draws again, and after DRAWS draws growth grows the board.
+when it may not) and leaves the spurs and notches readers name. The setter instead keeps the exact set of queen
+layouts still alive, those with one queen in every region placed so far (every layout of the board as bit words,
+numpy's popcount over them), and places each region where the fewest stay alive: first the figure, then one theme
+shape over THEMED queens (a level built on one idea), then LinkedIn's shapes (setter.json, by bench/fit_setter.py)
+over the other queens, a beam of partial maps, the last queen's region whatever is left (the background). Then
+`settle` cuts the solutions by whole shapes: two touching regions share their cells out again as two of LinkedIn's
+shapes (or one and the background). A map whose count ends at most FINISH_ALIVE goes to repair as any grown map
+does, with few solutions left to cut; else the setter draws again, and after DRAWS draws growth grows the board.
 
 Pure given its `random.Random`, so a seed fixes the map.
 """
@@ -41,7 +43,8 @@ FIGURES: dict[str, Shape] = {
 }
 # A map with at most this many solutions goes to repair; more, and growth's own map is cheaper to repair.
 FINISH_ALIVE = 12
-# A map with at most this many solutions is settled by whole shapes first (settle); rounds of it at most.
+# A drawn map with at most SETTLE_FROM solutions is settled by whole shapes (settle), in SETTLE_ROUNDS swaps at most,
+# a region drawn again as a shape of up to SETTLE_SPREAD cells more or fewer.
 SETTLE_FROM = 60
 SETTLE_ROUNDS = 8
 SETTLE_SPREAD = 3
@@ -54,8 +57,8 @@ BEAM = 16  # partial maps kept after each region
 TRIES = 5  # placements tried for each partial map and region
 FIGURE_TRIES = 40  # figure placements tried
 QUEENS_TRIED = 4  # queens tried for each partial map and region
-# Draws of a figure and sizes before the board is left to growth: a draw ends with few enough solutions a third of
-# the time (9x9), so eight leave 4% of organic boards to growth.
+# Draws of a figure, theme and sizes before the board is left to growth: on 9x9 a settled draw ends with few enough
+# solutions 61% of the time (110 of 180), so eight leave almost no organic board to growth.
 DRAWS = 8
 
 
@@ -96,7 +99,6 @@ class SetterData:
 
     shapes: dict[int, tuple[tuple[tuple[Shape, ...], ...], tuple[float, ...]]]
     profiles: dict[int, tuple[tuple[int, ...], ...]]
-
     keys: frozenset[Shape]  # every shape's key (designs.shape_key: its least image)
 
 
@@ -200,6 +202,24 @@ def every_option(size: int, queen: int, count: int, least: int, blocked: Cells, 
     ]
 
 
+@dataclass(frozen=True)
+class SetMap:
+    """A whole map: each queen's region, the figure's and the background's queens, and its solution count."""
+
+    regions: dict[int, Cells]
+    figure: int
+    background: int
+    solutions: int
+
+    def owner(self, size: int) -> list[int]:
+        """The region of every cell, regions numbered by their queens' cells."""
+        owner = [0] * (size * size)
+        for index, queen in enumerate(sorted(self.regions)):
+            for cell in cell_list(self.regions[queen]):
+                owner[cell] = index
+        return owner
+
+
 def compose(
     size: int,
     queens: Cells,
@@ -214,8 +234,9 @@ def compose(
     region of each of `sizes` (cell counts; LinkedIn's shapes of that count, or the nearest count it has) over the
     other queens but one drawn as the background, whose region is what is left at the end. Each region goes where the
     fewest layouts stay alive among the placements tried (QUEENS_TRIED queens, TRIES placements each, for each of
-    the BEAM partial maps kept); a queen alone in a piece of free cells takes the piece. Returns the map with its exact
-    solution count, or None when no map came out whole."""
+    the BEAM partial maps kept); a queen alone in a piece of free cells takes the piece. The first THEMED of those
+    regions are `theme` (a shape's images) where it fits. Returns the map with its exact solution count, or None
+    when no map came out whole."""
     data = data or load_setter_data()
     g = grid(size)
     seeds = cell_list(queens)
@@ -277,24 +298,6 @@ def compose(
         return None
     done = place(best, background, rest)
     return SetMap(done.regions, figure_queen, background, done.alive.shape[1])
-
-
-@dataclass(frozen=True)
-class SetMap:
-    """A whole map: each queen's region, the figure's and the background's queens, and its solution count."""
-
-    regions: dict[int, Cells]
-    figure: int
-    background: int
-    solutions: int
-
-    def owner(self, size: int) -> list[int]:
-        """The region of every cell, regions numbered by their queens' cells."""
-        owner = [0] * (size * size)
-        for index, queen in enumerate(sorted(self.regions)):
-            for cell in cell_list(self.regions[queen]):
-                owner[cell] = index
-        return owner
 
 
 def settle(size: int, made: SetMap, rng: random.Random, least: int, data: SetterData) -> SetMap:
