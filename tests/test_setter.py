@@ -99,7 +99,7 @@ def check_counted(made: SetMap, size: int, queens: int, figure: tuple[tuple[int,
 
 def test_compose_organic_makes_maps_with_few_solutions() -> None:
     made = 0
-    for seed in range(30):
+    for seed in range(12):
         queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
         owner = compose_organic(9, queens, random.Random(seed), 3)
         if owner is None:
@@ -112,8 +112,9 @@ def test_compose_organic_makes_maps_with_few_solutions() -> None:
         )
         found = count_solutions(Puzzle(9, 1, tuple(owner), "queens"), limit=FINISH_ALIVE + 1)
         assert found.exact and queens in found.solutions and found.count <= FINISH_ALIVE
-        assert compose_organic(9, queens, random.Random(seed), 3) == owner  # the seed fixes the map
-    assert made >= 5  # about a third of draws end with few enough solutions
+        if seed < 3:
+            assert compose_organic(9, queens, random.Random(seed), 3) == owner  # the seed fixes the map
+    assert made >= 10  # eight draws, each ending with few enough solutions three times in five
 
 
 def test_the_setter_leaves_boards_over_its_largest_to_growth() -> None:
@@ -154,7 +155,7 @@ def test_growth_draws_organic_boards_with_the_setter(monkeypatch: pytest.MonkeyP
         return calls[-1]
 
     monkeypatch.setattr(growth, "compose_organic", spy)
-    for seed in range(30):
+    for seed in range(12):
         queens = layout_to_cells(sample_layouts(9, 1, 1, seed)[0])
         calls.clear()
         grown = growth.grow_queens_regions(9, queens, random.Random(seed), config, "medium", "organic")
@@ -162,7 +163,7 @@ def test_growth_draws_organic_boards_with_the_setter(monkeypatch: pytest.MonkeyP
         if calls[0] is not None:
             set_maps += 1
             assert list(grown.regions) == calls[0] and grown.layout == queens
-    assert set_maps >= 4
+    assert set_maps >= 10
 
     def never(*_: object) -> None:
         raise AssertionError("the setter was called at share 0")
