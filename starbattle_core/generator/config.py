@@ -183,6 +183,9 @@ class GeneratorConfig(BaseModel):
     # Queens design modes (organic, mirror, rings, bars, frame): None draws them as often as LinkedIn's levels
     # are drawn in them (designs.json, measured by bench/fit_designs.py); a mix here replaces those frequencies.
     queens_design_mix: DesignMix | None = None
+    # ... with organic at this share of LinkedIn's frequency: the setter's organic maps pass repair and the gates 2.6
+    # times as often as the other modes' boards, and the published boards should be drawn as often as LinkedIn's are.
+    queens_organic_draw: float = Field(0.39, gt=0, le=1)
     queens_background_appetite: float = Field(6.0, gt=0)
     # ... times a log-normal factor of this spread drawn per board (LinkedIn's largest region runs from 2 to 4.6
     # times a fair share between its 10th and 90th percentiles).

@@ -407,8 +407,13 @@ def frame_layout(size: int, queens: Cells, rng: random.Random) -> Cells:
 
 
 def draw_mode(rng: random.Random, config: GeneratorConfig) -> str:
-    """The design mode of one Queens growth: drawn with the config's mix, or LinkedIn's measured frequencies."""
-    mix = config.queens_design_mix.model_dump() if config.queens_design_mix else load_designs().modes
+    """The design mode of one Queens growth: drawn with the config's mix, or LinkedIn's measured frequencies with
+    organic scaled by `queens_organic_draw` (the setter's organic maps pass more often than the other modes')."""
+    if config.queens_design_mix:
+        mix = config.queens_design_mix.model_dump()
+    else:
+        mix = {**load_designs().modes}
+        mix["organic"] *= config.queens_organic_draw
     return str(pick(mix, rng))
 
 
