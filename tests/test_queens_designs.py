@@ -421,12 +421,13 @@ def test_filling_notches_keeps_linkedins_levels_unique_and_takes_some_of_their_n
     assert after <= 0.9 * before, (before, after)  # 101 to 86 on these 80 (to 71 with repeated shapes filled too)
 
 
-def test_the_drawn_modes_follow_linkedins_frequencies_with_organic_scaled() -> None:
-    """LinkedIn's frequencies, organic at `queens_organic_draw` of its own (the setter's organic maps pass more often
-    than the other modes' boards, and the published mix is what should match)."""
+def test_the_drawn_modes_follow_linkedins_frequencies_with_the_setters_scaled() -> None:
+    """LinkedIn's frequencies, organic and frame at `queens_organic_draw` and `queens_frame_draw` of their own (the
+    setter's maps pass more often than growth's, and the published mix is what should match)."""
     config = GeneratorConfig()
     weights = {**load_designs().modes}
     weights["organic"] *= config.queens_organic_draw
+    weights["frame"] *= config.queens_frame_draw
     expected = {mode: weight / sum(weights.values()) for mode, weight in weights.items()}
     drawn = Counter(
         grow_gated(Slot("queens", 9, 1, "medium"), queens(9, seed), random.Random(seed), config).mode
@@ -435,7 +436,7 @@ def test_the_drawn_modes_follow_linkedins_frequencies_with_organic_scaled() -> N
     for mode in MODES:
         assert abs(drawn[mode] / 300 - expected[mode]) <= 0.07, (mode, drawn, expected)
     assert drawn["organic"] / 300 <= load_designs().modes["organic"] - 0.15  # 0.30 against LinkedIn's 0.53
-    unscaled = GeneratorConfig(queens_organic_draw=1.0)
+    unscaled = GeneratorConfig(queens_organic_draw=1.0, queens_frame_draw=1.0)
     rng = random.Random(1)
     organic = sum(draw_mode(rng, unscaled) == "organic" for _ in range(3000)) / 3000
     assert abs(organic - load_designs().modes["organic"]) <= 0.03

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from starbattle_core.counter import count_solutions
 from starbattle_core.formats import read_jsonl
 from starbattle_core.generator import GeneratorConfig, growth
-from starbattle_core.generator.designs import design_of, orientations, shape_key, shape_text
+from starbattle_core.generator.designs import design_of, orientations, ring_cells, shape_key, shape_text
 from starbattle_core.generator.setter import (
     FIGURES,
     FINISH_ALIVE,
@@ -24,6 +24,7 @@ from starbattle_core.generator.setter import (
     SetMap,
     cells_held,
     compose,
+    compose_frame,
     compose_organic,
     layout_words,
     load_setter_data,
@@ -117,9 +118,44 @@ def test_compose_organic_makes_maps_with_few_solutions() -> None:
     assert made >= 10  # eight draws, each ending with few enough solutions three times in five
 
 
+@settings(max_examples=15, deadline=None)
+@given(size=st.sampled_from([7, 8]), seed=st.integers(0, 10**6))
+def test_a_set_frame_keeps_the_edge_and_has_few_solutions(size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    queens = growth.frame_layout(size, layout_to_cells(sample_layouts(size, 1, 1, seed)[0]), rng)
+    owner = compose_frame(size, queens, rng, 3)
+    if owner is None:
+        return
+    masks = check_map(owner, size, queens, 3)
+    ring = sum(1 << cell for cell in ring_cells(size, 0))
+    for mask in masks:  # the edge is the background's but where a queen on it has its shape
+        assert not mask & ring or mask & queens & ring
+    solutions = brute_force_solutions(Puzzle(size, 1, tuple(owner), "queens"))
+    assert queens in solutions and len(solutions) <= FINISH_ALIVE
+
+
+def test_compose_frame_draws_frames() -> None:
+    made: list[str] = []
+    for seed in range(12):
+        rng = random.Random(seed)
+        queens = growth.frame_layout(9, layout_to_cells(sample_layouts(9, 1, 1, seed)[0]), rng)
+        owner = compose_frame(9, queens, random.Random(seed), 3)
+        if owner is None:
+            continue
+        check_map(owner, 9, queens, 3)
+        found = count_solutions(Puzzle(9, 1, tuple(owner), "queens"), limit=FINISH_ALIVE + 1)
+        assert found.exact and queens in found.solutions and found.count <= FINISH_ALIVE
+        made.append(design_of(Puzzle(9, 1, tuple(owner), "queens"))[0])
+        if seed < 3:
+            assert compose_frame(9, queens, random.Random(seed), 3) == owner  # the seed fixes the map
+    assert len(made) >= 10
+    assert made.count("frame") >= len(made) / 2, made  # 29 of 40 seeds read as frames, 9 as bars (I-shapes)
+
+
 def test_the_setter_leaves_boards_over_its_largest_to_growth() -> None:
     queens = layout_to_cells(sample_layouts(11, 1, 1, 3)[0])
     assert compose_organic(11, queens, random.Random(3), 3) is None
+    assert compose_frame(11, queens, random.Random(3), 3) is None
 
 
 def test_the_setter_file_is_what_fit_setter_measures() -> None:

@@ -170,8 +170,9 @@ class GeneratorConfig(BaseModel):
     # The share of Queens boards (all but bar maps and exact mirror maps) drawn as a picture: one large symmetric
     # figure placed whole around a queen (growth.place_centrepiece), which repair spares like a repeated shape.
     queens_centrepiece_share: float = Field(0.5, ge=0, le=1)
-    # The share of organic Queens boards (9x9 and smaller) drawn by the setter (setter.py): one large symmetric figure
-    # and LinkedIn's shapes placed while counting solutions; growth grows the board when the setter's map has too many.
+    # The share of organic and frame Queens boards (9x9 and smaller) drawn by the setter (setter.py): LinkedIn's shapes
+    # placed while counting solutions, around one large symmetric figure (organic) or on a background that keeps the
+    # edge (frame); growth grows the board when the setter's map has too many solutions.
     queens_setter_share: float = Field(1.0, ge=0, le=1)
     # Exact left-right and top-bottom mirror maps are whittled in image pairs (repair.whittle), not repaired.
     queens_mirror_whittle: bool = True
@@ -183,9 +184,11 @@ class GeneratorConfig(BaseModel):
     # Queens design modes (organic, mirror, rings, bars, frame): None draws them as often as LinkedIn's levels
     # are drawn in them (designs.json, measured by bench/fit_designs.py); a mix here replaces those frequencies.
     queens_design_mix: DesignMix | None = None
-    # ... with organic at this share of LinkedIn's frequency: the setter's organic maps pass repair and the gates 2.6
-    # times as often as the other modes' boards, and the published boards should be drawn as often as LinkedIn's are.
+    # ... with organic and frame at these shares of LinkedIn's frequencies: the setter's organic maps and frames pass
+    # repair and the gates about 2.6 and 2 times as often as growth's (bench/looks_auc.py's published boards by the
+    # mode drawn), and the published boards, not the drawn ones, should be in each mode as often as growth's were.
     queens_organic_draw: float = Field(0.39, gt=0, le=1)
+    queens_frame_draw: float = Field(0.5, gt=0, le=1)
     queens_background_appetite: float = Field(6.0, gt=0)
     # ... times a log-normal factor of this spread drawn per board (LinkedIn's largest region runs from 2 to 4.6
     # times a fair share between its 10th and 90th percentiles).

@@ -34,7 +34,7 @@ from .designs import (
     ring_cells,
 )
 from .looks import gives_away, looks_score, smallest_allowed
-from .setter import compose_organic
+from .setter import compose_frame, compose_organic
 from .shape import Grid, cell_list, grid, placements, region_masks
 from .shaping import kind_key, shape_model, shape_towards
 from .symmetry import drawn_appetite, grow_mirrored, symmetric_layouts
@@ -408,12 +408,14 @@ def frame_layout(size: int, queens: Cells, rng: random.Random) -> Cells:
 
 def draw_mode(rng: random.Random, config: GeneratorConfig) -> str:
     """The design mode of one Queens growth: drawn with the config's mix, or LinkedIn's measured frequencies with
-    organic scaled by `queens_organic_draw` (the setter's organic maps pass more often than the other modes')."""
+    organic and frame scaled by `queens_organic_draw` and `queens_frame_draw` (the modes the setter draws: its maps
+    pass more often than growth's)."""
     if config.queens_design_mix:
         mix = config.queens_design_mix.model_dump()
     else:
         mix = {**load_designs().modes}
         mix["organic"] *= config.queens_organic_draw
+        mix["frame"] *= config.queens_frame_draw
     return str(pick(mix, rng))
 
 
@@ -513,9 +515,9 @@ def grow_queens_regions(
         mirrored = grow_mirrored(size, queens, symmetry, rng, config, big, least, plant)
         if mirrored is not None:
             return Growth(tuple(mirrored), 0, mode=mode, layout=queens)
-    share = config.queens_setter_share if setter and mode == "organic" and not plant else 0.0
+    share = config.queens_setter_share if setter and mode in ("organic", "frame") and not plant else 0.0
     if share and rng.random() < share:
-        set_map = compose_organic(size, queens, rng, least)
+        set_map = (compose_organic if mode == "organic" else compose_frame)(size, queens, rng, least)
         if set_map is not None:
             return Growth(tuple(set_map), 0, mode=mode, layout=queens)
     order = rng.sample(range(count), count)

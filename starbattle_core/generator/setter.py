@@ -29,7 +29,7 @@ import numpy as np
 
 from ..layouts import layout_bank
 from ..puzzle import Cells
-from .designs import orientations, shape_from_text, shape_key
+from .designs import orientations, ring_cells, shape_from_text, shape_key
 from .shape import Shape, cell_list, grid, placements
 
 SETTER_FILE = Path(__file__).with_name("setter.json")
@@ -139,12 +139,15 @@ class Partial:
     taken: Cells
 
 
-def no_empty_pocket(free: Cells, waiting: Cells, size: int, least: int) -> bool:
+def no_empty_pocket(free: Cells, waiting: Cells, size: int, least: int, reserved: Cells = 0) -> bool:
     """Whether every piece of the free cells holds a queen still waiting for its region, and a piece holding just one
-    has room for a region of `least` cells: else some cells could never join a region."""
+    has room for a region of `least` cells, and a piece with `reserved` cells a queen on one (only such a queen's
+    region may take them): else some cells could never join a region."""
     for piece in pieces(free, size):
         held = (piece & waiting).bit_count()
         if held == 0 or (held == 1 and piece.bit_count() < least):
+            return False
+        if piece & reserved and not piece & waiting & reserved:
             return False
     return True
 
@@ -204,12 +207,14 @@ def every_option(size: int, queen: int, count: int, least: int, blocked: Cells, 
 
 @dataclass(frozen=True)
 class SetMap:
-    """A whole map: each queen's region, the figure's and the background's queens, and its solution count."""
+    """A whole map: each queen's region, the figure's queen (None on a frame), the background's, its solution count,
+    and the cells kept for the background (a frame's edge ring: no region takes them but one whose queen is on one)."""
 
     regions: dict[int, Cells]
-    figure: int
+    figure: int | None
     background: int
     solutions: int
+    reserved: Cells = 0
 
     def owner(self, size: int) -> list[int]:
         """The region of every cell, regions numbered by their queens' cells."""
@@ -254,6 +259,28 @@ def compose(
     first = place(start, figure_queen, figure_mask)
     others = [q for q in seeds if q != figure_queen]
     background = rng.choice(others)  # its region is what is left at the end
+    done = set_regions(size, queens, rng, first, background, 0, sizes, least, data, theme)
+    if done is None:
+        return None
+    return SetMap(done.regions, figure_queen, background, done.alive.shape[1])
+
+
+def set_regions(
+    size: int,
+    queens: Cells,
+    rng: random.Random,
+    first: Partial,
+    background: int,
+    reserved: Cells,
+    sizes: list[int],
+    least: int,
+    data: SetterData,
+    theme: tuple[Shape, ...],
+) -> Partial | None:
+    """From `first`, one region of each of `sizes` over the queens still waiting but `background` (compose says
+    how), none on a `reserved` cell unless its queen is on one; then the background takes every cell left. The
+    whole map, or None."""
+    g = grid(size)
     beam = [first]
     for step, count in enumerate(sizes):
         grown: list[tuple[int, float, Partial, int, Cells]] = []  # alive after, tie-break, parent, queen, region
@@ -270,7 +297,7 @@ def compose(
                 setting = [q for q in cell_list(waiting) if q != background]
                 tries = []
                 for q in rng.sample(setting, min(QUEENS_TRIED, len(setting))):
-                    blocked = partial.taken | (waiting & ~(1 << q))
+                    blocked = partial.taken | (0 if reserved >> q & 1 else reserved) | (waiting & ~(1 << q))
                     themed = options(size, q, theme, blocked) if theme and step < THEMED else []
                     if themed:  # the level's idea: one shape drawn again and again, turned and mirrored
                         tries.append((q, iter(rng.sample(themed, min(TRIES, len(themed))))))
@@ -282,7 +309,7 @@ def compose(
                 left = waiting & ~(1 << queen)
                 kept = 0
                 for mask in choices:
-                    if mask.bit_count() < least or not no_empty_pocket(home & ~mask, left, size, least):
+                    if mask.bit_count() < least or not no_empty_pocket(home & ~mask, left, size, least, reserved):
                         continue
                     grown.append((alive_after(partial, mask), rng.random(), partial, queen, mask))
                     kept += 1
@@ -296,8 +323,7 @@ def compose(
     rest = g.all_cells & ~best.taken
     if not rest >> background & 1 or not g.connected(rest) or rest.bit_count() < least:
         return None
-    done = place(best, background, rest)
-    return SetMap(done.regions, figure_queen, background, done.alive.shape[1])
+    return place(best, background, rest)
 
 
 def settle(size: int, made: SetMap, rng: random.Random, least: int, data: SetterData) -> SetMap:
@@ -322,6 +348,7 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
         for queen, mask in made.regions.items():
             if queen in (made.figure, made.background):
                 continue
+            kept = 0 if made.reserved >> queen & 1 else made.reserved
             for partner, other in made.regions.items():
                 if partner in (queen, made.figure) or not g.grow(mask) & other:
                     continue
@@ -331,10 +358,12 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
                         base &= one
                 alive = words[:, base]
                 union = mask | other
-                blocked = (g.all_cells & ~union) | (queens & ~(1 << queen))
+                blocked = (g.all_cells & ~union) | (queens & ~(1 << queen)) | kept
                 for shape in every_option(size, queen, mask.bit_count(), least, blocked, data):
                     rest = union & ~shape
                     if rest.bit_count() < least or not g.connected(rest):
+                        continue
+                    if rest & made.reserved and not made.reserved >> partner & 1:
                         continue
                     if partner != made.background and shape_key(rest, size) not in known:
                         continue
@@ -346,7 +375,8 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
             break
         count, _, queen, shape, partner = best
         union = made.regions[queen] | made.regions[partner]
-        made = SetMap({**made.regions, queen: shape, partner: union & ~shape}, made.figure, made.background, count)
+        regions = {**made.regions, queen: shape, partner: union & ~shape}
+        made = SetMap(regions, made.figure, made.background, count, made.reserved)
     return made
 
 
@@ -363,11 +393,50 @@ def compose_organic(size: int, queens: Cells, rng: random.Random, least: int) ->
         sizes = list(rng.choice(data.profiles[size]))
         sizes.remove(min(sizes, key=lambda s: (abs(s - len(figure)), s)))
         rng.shuffle(sizes)
-        shapes, weights = data.shapes[rng.choice(THEME_CELLS)]
-        theme = rng.choices(shapes, weights)[0]
-        made = compose(size, queens, rng, figure, sizes, least, data, theme)
-        if made is not None and made.solutions <= SETTLE_FROM:
-            made = settle(size, made, rng, least, data)
-            if made.solutions <= FINISH_ALIVE:
-                return made.owner(size)
+        made = compose(size, queens, rng, figure, sizes, least, data, draw_theme(rng, data))
+        owner = finish(size, made, rng, least, data)
+        if owner is not None:
+            return owner
     return None
+
+
+def compose_frame(size: int, queens: Cells, rng: random.Random, least: int) -> list[int] | None:
+    """A frame map around `queens` (growth.frame_layout's, a few on the edge) drawn by the setter, or None (growth
+    grows the board instead): as LinkedIn draws a frame, one queen on the edge is the background, which keeps the
+    edge ring but where the shapes of the other queens on it reach the edge, and takes every cell left inside;
+    every other queen gets one of LinkedIn's shapes (the sizes of one of its organic levels), placed as compose
+    places them, and the map is settled. In up to DRAWS draws, the first map with at most FINISH_ALIVE solutions."""
+    data = load_setter_data()
+    if size > LARGEST or size not in data.profiles:
+        return None
+    ring = sum(1 << cell for cell in ring_cells(size, 0))
+    on_edge = cell_list(queens & ring)
+    if not on_edge:
+        return None
+    for _ in range(DRAWS):
+        background = rng.choice(on_edge)
+        sizes = list(rng.choice(data.profiles[size]))
+        rng.shuffle(sizes)
+        start = Partial({}, layout_words(size), 0)
+        done = set_regions(size, queens, rng, start, background, ring, sizes, least, data, draw_theme(rng, data))
+        if done is None:
+            continue
+        owner = finish(size, SetMap(done.regions, None, background, done.alive.shape[1], ring), rng, least, data)
+        if owner is not None:
+            return owner
+    return None
+
+
+def draw_theme(rng: random.Random, data: SetterData) -> tuple[Shape, ...]:
+    """The level's idea: one of LinkedIn's shapes of THEME_CELLS cells, by weight (every image of it)."""
+    shapes, weights = data.shapes[rng.choice(THEME_CELLS)]
+    return rng.choices(shapes, weights)[0]
+
+
+def finish(size: int, made: SetMap | None, rng: random.Random, least: int, data: SetterData) -> list[int] | None:
+    """A composed map settled when it has at most SETTLE_FROM solutions; its owner list if it then has at most
+    FINISH_ALIVE (repair cuts what is left), else None."""
+    if made is None or made.solutions > SETTLE_FROM:
+        return None
+    made = settle(size, made, rng, least, data)
+    return made.owner(size) if made.solutions <= FINISH_ALIVE else None
