@@ -1,4 +1,4 @@
-"""The setter: an organic Queens map drawn as a LinkedIn setter draws one, shape by shape, counting solutions.
+"""The setter: an organic or frame Queens map drawn as a LinkedIn setter draws one, shape by shape, counting solutions.
 
 LinkedIn's organic levels that readers never pick out from a sheet are pictures: one large symmetric figure (a
 diamond, a long plus, an H, an arch; a median fifth of the board, where growth's largest is a tenth) among shapes a
@@ -12,6 +12,8 @@ over the other queens, a beam of partial maps, the last queen's region whatever 
 `settle` cuts the solutions by whole shapes: two touching regions share their cells out again as two of LinkedIn's
 shapes (or one and the background). A map whose count ends at most FINISH_ALIVE goes to repair as any grown map
 does, with few solutions left to cut; else the setter draws again, and after DRAWS draws growth grows the board.
+A frame (compose_frame) is set the same way without the figure: its background is a queen on the edge, and the edge
+ring is kept for it but where the shape of another queen on the edge reaches it.
 
 Pure given its `random.Random`, so a seed fixes the map.
 """
