@@ -22,10 +22,12 @@ from starbattle_core.generator.setter import (
     FINISH_ALIVE,
     SETTER_FILE,
     SetMap,
+    at_corner,
     cells_held,
     compose,
     compose_frame,
     compose_organic,
+    corner_images,
     layout_words,
     load_setter_data,
     settle,
@@ -96,6 +98,22 @@ def check_counted(made: SetMap, size: int, queens: int, figure: tuple[tuple[int,
     solutions = brute_force_solutions(Puzzle(size, 1, tuple(owner), "queens"))
     assert queens in solutions
     assert made.solutions == len(solutions)
+
+
+def test_a_region_at_the_corner_is_a_known_image_exactly_when_its_shape_is_known() -> None:
+    """settle asks whether a region is one of LinkedIn's shapes by moving it to the corner (setter.at_corner) and
+    looking it up among every image of those shapes, for designs.shape_key's eight turns: the same answer on every
+    region of LinkedIn's levels of 7x7 to 9x9."""
+    data = load_setter_data()
+    levels = [level for level in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if level.size <= 9]
+    answers = Counter()
+    for level in levels:
+        shapes = corner_images(data, level.size)
+        for mask in level.region_masks:
+            known = shape_key(mask, level.size) in data.keys
+            assert (at_corner(mask, level.size) in shapes) == known, (level.id, mask)
+            answers[known] += 1
+    assert answers[True] > 1000 and answers[False] > 1000  # both answers asked many times
 
 
 def test_compose_organic_makes_maps_with_few_solutions() -> None:

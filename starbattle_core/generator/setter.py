@@ -31,7 +31,7 @@ import numpy as np
 
 from ..layouts import layout_bank
 from ..puzzle import Cells
-from .designs import orientations, ring_cells, shape_from_text, shape_key
+from .designs import orientations, ring_cells, shape_from_text
 from .shape import Shape, cell_list, grid, placements
 
 SETTER_FILE = Path(__file__).with_name("setter.json")
@@ -102,6 +102,7 @@ class SetterData:
     shapes: dict[int, tuple[tuple[tuple[Shape, ...], ...], tuple[float, ...]]]
     profiles: dict[int, tuple[tuple[int, ...], ...]]
     keys: frozenset[Shape]  # every shape's key (designs.shape_key: its least image)
+    images: frozenset[Shape]  # every image of every shape, moved to the top-left corner (corner_images)
 
 
 @lru_cache(maxsize=2)
@@ -118,6 +119,32 @@ def load_setter_data(path: Path = SETTER_FILE) -> SetterData:
         shapes={count: (tuple(images), tuple(weights)) for count, (images, weights) in sorted(by_count.items())},
         profiles={int(size): tuple(tuple(row) for row in rows) for size, rows in data["profiles"].items()},
         keys=frozenset(images[0] for shapes, _ in by_count.values() for images in shapes),
+        images=frozenset(image for shapes, _ in by_count.values() for images in shapes for image in images),
+    )
+
+
+@lru_cache(maxsize=4)
+def columns(size: int) -> tuple[Cells, ...]:
+    """Each column of the board as a mask, left to right."""
+    return tuple(sum(1 << (row * size + col) for row in range(size)) for col in range(size))
+
+
+def at_corner(mask: Cells, size: int) -> Cells:
+    """A region moved to the top-left corner (no cell wraps round: every cell lies right of its leftmost column):
+    the image of its shape it is, so that it is one of a set of shapes exactly when this is among their images
+    (corner_images), with no turning it eight ways."""
+    top = (mask & -mask).bit_length() - 1
+    mask >>= top - top % size
+    left = next(col for col, column in enumerate(columns(size)) if mask & column)
+    return mask >> left
+
+
+def corner_images(data: SetterData, size: int) -> frozenset[Cells]:
+    """Every image of every shape of `data` that fits the board, at the top-left corner, as a mask."""
+    return frozenset(
+        sum(1 << (r * size + c) for r, c in image)
+        for image in data.images
+        if max(r for r, _ in image) < size and max(c for _, c in image) < size
     )
 
 
@@ -341,7 +368,7 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
     g = grid(size)
     words = layout_words(size)
     queens = sum(1 << q for q in made.regions)
-    known = data.keys
+    shapes = corner_images(data, size)
     for _ in range(SETTLE_ROUNDS):
         if made.solutions == 1:
             break
@@ -363,11 +390,12 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
                 blocked = (g.all_cells & ~union) | (queens & ~(1 << queen)) | kept
                 for shape in every_option(size, queen, mask.bit_count(), least, blocked, data):
                     rest = union & ~shape
-                    if rest.bit_count() < least or not g.connected(rest):
+                    if rest.bit_count() < least or (rest & made.reserved and not made.reserved >> partner & 1):
                         continue
-                    if rest & made.reserved and not made.reserved >> partner & 1:
-                        continue
-                    if partner != made.background and shape_key(rest, size) not in known:
+                    if partner != made.background:
+                        if at_corner(rest, size) not in shapes:  # one of LinkedIn's shapes: whole too
+                            continue
+                    elif not g.connected(rest):
                         continue
                     count = int(np.count_nonzero(cells_held(alive, shape) == 1))
                     key = (count, rng.random(), queen, shape, partner)
