@@ -23,7 +23,6 @@ from ..layouts import layout_to_cells, sample_layouts
 from ..puzzle import Cells, Puzzle
 from .config import GeneratorConfig, Slot
 from .designs import (
-    Shape,
     bar_through,
     cut_ring,
     design_of,
@@ -35,7 +34,7 @@ from .designs import (
 )
 from .looks import gives_away, looks_score, smallest_allowed
 from .setter import compose_frame, compose_organic
-from .shape import Grid, cell_list, grid, placements, region_masks
+from .shape import Grid, Shape, cell_list, grid, placements, region_masks
 from .shaping import kind_key, shape_model, shape_towards
 from .symmetry import drawn_appetite, grow_mirrored, symmetric_layouts
 
