@@ -477,9 +477,9 @@ def grow_queens_regions(
     (symmetry.py; in a half turn or a diagonal around queens of its own that are their own image, which it returns
     as `Growth.layout`; when the queens allow no exact map, the organic growth below, pulled towards that symmetry);
     a frame takes queens with as many on the edge as LinkedIn's frames have (frame_layout, also returned as
-    `Growth.layout`); organic boards are first tried by the setter (setter.py, on `queens_setter_share` of them
-    but easy boards with a planted single cell), whose map, when it has few enough solutions, is the growth; rings,
-    bars and frame draw their regions first. On `queens_centrepiece_share` of the boards
+    `Growth.layout`); organic and frame boards are first tried by the setter (setter.py, on `queens_setter_share`
+    of them but easy boards with a planted single cell), whose map, when it has few enough solutions, is the growth;
+    rings, bars and frame draw their regions first. On `queens_centrepiece_share` of the boards
     but bar maps, a large symmetric figure is placed whole around one queen (place_centrepiece), and on
     `queens_repeat_share` one of LinkedIn's repeated shapes several times (place_repeats). Then some regions are
     motifs placed whole around their queen (bars, rectangles, crosses, ells, open frames and closed rings; one kind a
