@@ -164,14 +164,14 @@ def test_daily_fills_every_slot_once_and_publishes_artifacts(backend: str, tmp_p
 
 
 def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> None:
-    """One candidate per batch on one thread, or five per batch growing with what a slot tried, on a local cluster of
+    """One candidate per batch on one thread, or three per batch growing with what a slot tried, on a local cluster of
     two: the same boards."""
     from flows.daily import backfill
 
     one = write_config(tmp_path, batch_size=1, batch_growth=0, workers=1, name="one")
-    pool = write_config(tmp_path, batch_size=5, batch_growth=1.0, workers=2, name="pool")
+    pool = write_config(tmp_path, batch_size=3, batch_growth=1.0, workers=2, name="pool")
     # One date: test_funnel.py checks more batch sizes stage by stage; this is the flow's whole path. On 2026-10-02
-    # queens-easy-7 takes 6 candidates: six batches of one, and the pool's first batch of five is not enough.
+    # a slot takes 5 candidates: five batches of one, and the pool's first batch of three is not enough.
     assert backfill(start="2026-10-02", end="2026-10-02", config_path=one)["unfilled"] == []
     assert backfill(start="2026-10-02", end="2026-10-02", config_path=pool)["unfilled"] == []
     boards = {}
@@ -183,7 +183,7 @@ def test_the_boards_do_not_depend_on_batch_size_or_workers(tmp_path: Path) -> No
             if config == one:
                 tried = max(attempt.candidates for attempt in session.exec(select(Attempt)))
     assert len(boards[one]) == len(SMALL_SLOTS) and boards[one] == boards[pool]
-    assert tried > 5, tried  # a slot needed more than the pool's first batch
+    assert tried > 3, tried  # a slot needed more than the pool's first batch
 
 
 def test_replace_makes_a_slot_again_keeps_the_old_board_and_republishes(tmp_path: Path) -> None:
@@ -216,7 +216,9 @@ def test_replace_makes_a_slot_again_keeps_the_old_board_and_republishes(tmp_path
             assert session.get(PuzzleRecord, old.puzzle_id) is not None  # never deleted
             assert session.get(Run, result["run_id"]).kind == "replace"
             attempts = session.exec(select(Attempt).where(Attempt.slot == "queens-easy")).all()
-        assert sorted(attempt.attempt for attempt in attempts if attempt.outcome == "accepted") == [0, 1]
+        # The replace is the slot's next attempt after the one the day published (the day may have needed two)
+        published, replaced = sorted(attempt.attempt for attempt in attempts if attempt.outcome == "accepted")
+        assert replaced == published + 1 == max(attempt.attempt for attempt in attempts)
         republished = json.loads((tmp_path / f"site-{name}" / DAY / "boards.json").read_text())
         assert republished != json.loads(page)
         assert [board["regions"] for board in republished["boards"] if board["slot"] == "queens-easy"] == [
