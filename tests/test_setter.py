@@ -108,7 +108,7 @@ def test_a_region_at_the_corner_is_a_known_image_exactly_when_its_shape_is_known
     levels = [level for level in read_jsonl(str(shared_file("queens/linkedin.jsonl"))) if level.size <= 9]
     answers = Counter()
     for level in levels:
-        shapes = corner_images(data, level.size)
+        shapes = corner_images(data.images, level.size)
         for mask in level.region_masks:
             known = shape_key(mask, level.size) in data.keys
             assert (at_corner(mask, level.size) in shapes) == known, (level.id, mask)

@@ -139,11 +139,12 @@ def at_corner(mask: Cells, size: int) -> Cells:
     return mask >> left
 
 
-def corner_images(data: SetterData, size: int) -> frozenset[Cells]:
-    """Every image of every shape of `data` that fits the board, at the top-left corner, as a mask."""
+@lru_cache(maxsize=8)
+def corner_images(images: frozenset[Shape], size: int) -> frozenset[Cells]:
+    """Every one of `images` that fits the board, at the top-left corner, as a mask (cached: every settle asks)."""
     return frozenset(
         sum(1 << (r * size + c) for r, c in image)
-        for image in data.images
+        for image in images
         if max(r for r, _ in image) < size and max(c for _, c in image) < size
     )
 
@@ -368,7 +369,7 @@ def settle(size: int, made: SetMap, rng: random.Random, least: int, data: Setter
     g = grid(size)
     words = layout_words(size)
     queens = sum(1 << q for q in made.regions)
-    shapes = corner_images(data, size)
+    shapes = corner_images(data.images, size)
     for _ in range(SETTLE_ROUNDS):
         if made.solutions == 1:
             break
